@@ -1,0 +1,180 @@
+# How a chapter becomes targets.
+#
+# Every exercise file is compiled once per variant (solutions/ and exercises/), as an object
+# library; chapter model code and main.cpp are compiled once. Executables are then *linked*
+# from the variant each one needs, which is cheap:
+#   ch00            main + model code + solutions of chapters <= 00   (the reference run)
+#   ch00_mine       main + model code + the learner's exercises of chapters <= 00 (--mine)
+#   ch00_tests      all tests of chapter 00 against the reference (registered with ctest)
+#   check_00_softmax  the tests of exercise 00.1 against the learner's softmax.cpp and the
+#                     reference for everything else (COURSE.md, decision 5)
+#   mutant_00_softmax_no_max_subtraction  the same tests against a plausible mistake (CI)
+# The build writes course_manifest.tsv, which is how the `course` script knows the chapters
+# and exercises without parsing CMake.
+
+set(COURSE_MANIFEST ${PROJECT_BINARY_DIR}/course_manifest.tsv)
+set(CMAKE_RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/bin)
+
+function(course_reset_manifest)
+  file(WRITE ${COURSE_MANIFEST} "# kind\tid\tfolder\tname (written by cmake/CourseChapter.cmake)\n")
+endfunction()
+
+# A target that compiles with the project's flags and the shared precompiled header.
+function(course_use_toolkit target)
+  target_link_libraries(${target} PRIVATE xt_deps)
+  target_precompile_headers(${target} REUSE_FROM attn_common)
+endfunction()
+
+# add_course_chapter(00 foundations EXERCISES 00.1:softmax ... SOURCES a.cpp ... DEPENDS 00 ...)
+function(add_course_chapter id name)
+  cmake_parse_arguments(ARG "" "" "EXERCISES;SOURCES;DEPENDS" ${ARGN})
+  set(dir ${id}_${name})
+
+  # Every chapter this one stands on, itself included, in course order.
+  set(closure "")
+  foreach(dep IN LISTS ARG_DEPENDS)
+    get_property(dep_closure GLOBAL PROPERTY COURSE_CH${dep}_CLOSURE)
+    if(NOT DEFINED dep_closure OR dep_closure STREQUAL "")
+      message(FATAL_ERROR "chapter ${id} depends on chapter ${dep}, which is not declared before it")
+    endif()
+    list(APPEND closure ${dep_closure})
+  endforeach()
+  list(APPEND closure ${id})
+  list(REMOVE_DUPLICATES closure)
+  list(SORT closure)
+
+  set(functions "")
+  foreach(entry IN LISTS ARG_EXERCISES)
+    string(REPLACE ":" ";" pair ${entry})
+    list(GET pair 0 exercise_id)
+    list(GET pair 1 fn)
+    list(APPEND functions ${fn})
+    add_library(sol_${id}_${fn} OBJECT ${PROJECT_SOURCE_DIR}/solutions/${dir}/${fn}.cpp)
+    course_use_toolkit(sol_${id}_${fn})
+    if(COURSE_WITH_EXERCISES)
+      add_library(mine_${id}_${fn} OBJECT ${PROJECT_SOURCE_DIR}/exercises/${dir}/${fn}.cpp)
+      course_use_toolkit(mine_${id}_${fn})
+    endif()
+    file(APPEND ${COURSE_MANIFEST} "exercise\t${exercise_id}\t${dir}\t${fn}\n")
+  endforeach()
+  file(APPEND ${COURSE_MANIFEST} "chapter\t${id}\t${dir}\t${name}\n")
+
+  if(ARG_SOURCES)
+    add_library(model_${id} OBJECT ${ARG_SOURCES})
+    course_use_toolkit(model_${id})
+  endif()
+  add_library(main_${id} OBJECT main.cpp)
+  course_use_toolkit(main_${id})
+
+  set_property(GLOBAL PROPERTY COURSE_CH${id}_CLOSURE ${closure})
+  set_property(GLOBAL PROPERTY COURSE_CH${id}_DIR ${dir})
+  set_property(GLOBAL PROPERTY COURSE_CH${id}_FUNCTIONS ${functions})
+  set_property(GLOBAL PROPERTY COURSE_CH${id}_HAS_MODEL ${ARG_SOURCES})
+
+  course_objects(ref_objects ${id} sol "" "")
+  add_executable(ch${id} $<TARGET_OBJECTS:main_${id}> ${ref_objects})
+  target_link_libraries(ch${id} PRIVATE attn_common)
+  if(COURSE_WITH_EXERCISES)
+    course_objects(mine_objects ${id} mine "" "")
+    add_executable(ch${id}_mine $<TARGET_OBJECTS:main_${id}> ${mine_objects})
+    target_link_libraries(ch${id}_mine PRIVATE attn_common)
+  endif()
+endfunction()
+
+# The object files of chapter `id` and every chapter it stands on, in one variant
+# ("sol" or "mine"); exercise `swap_fn` of chapter `id` is replaced by `swap_target`.
+function(course_objects out id variant swap_fn swap_target)
+  get_property(closure GLOBAL PROPERTY COURSE_CH${id}_CLOSURE)
+  set(objects "")
+  foreach(ch IN LISTS closure)
+    get_property(functions GLOBAL PROPERTY COURSE_CH${ch}_FUNCTIONS)
+    get_property(has_model GLOBAL PROPERTY COURSE_CH${ch}_HAS_MODEL)
+    if(has_model)
+      list(APPEND objects $<TARGET_OBJECTS:model_${ch}>)
+    endif()
+    foreach(fn IN LISTS functions)
+      if(ch STREQUAL id AND fn STREQUAL swap_fn)
+        if(swap_target)
+          list(APPEND objects $<TARGET_OBJECTS:${swap_target}>)
+        endif()
+      else()
+        list(APPEND objects $<TARGET_OBJECTS:${variant}_${ch}_${fn}>)
+      endif()
+    endforeach()
+  endforeach()
+  set(${out} ${objects} PARENT_SCOPE)
+endfunction()
+
+# add_course_tests(00 EXTRA golden_softmax.cpp MUTANTS softmax.no_max_subtraction ...)
+# Test files follow the exercise names: tests/00_foundations/test_softmax.cpp tests 00.1.
+function(add_course_tests id)
+  cmake_parse_arguments(ARG "" "" "EXTRA;MUTANTS" ${ARGN})
+  get_property(dir GLOBAL PROPERTY COURSE_CH${id}_DIR)
+  get_property(functions GLOBAL PROPERTY COURSE_CH${id}_FUNCTIONS)
+
+  set(test_objects "")
+  foreach(fn IN LISTS functions)
+    add_library(testobj_${id}_${fn} OBJECT ${CMAKE_CURRENT_SOURCE_DIR}/test_${fn}.cpp)
+    course_use_toolkit(testobj_${id}_${fn})
+    target_link_libraries(testobj_${id}_${fn} PRIVATE doctest::doctest)
+    list(APPEND test_objects $<TARGET_OBJECTS:testobj_${id}_${fn}>)
+  endforeach()
+
+  # The reference test binary: every test of the chapter, solutions everywhere.
+  course_objects(ref_objects ${id} sol "" "")
+  add_executable(ch${id}_tests ${test_objects} ${ARG_EXTRA} ${ref_objects})
+  course_use_toolkit(ch${id}_tests)
+  target_link_libraries(ch${id}_tests PRIVATE course_test_support attn_common doctest::doctest)
+  doctest_discover_tests(ch${id}_tests TEST_PREFIX "ch${id}: "
+    PROPERTIES LABELS "ch${id}" ENVIRONMENT "OPENBLAS_NUM_THREADS=1")
+
+  # One check binary per exercise: that exercise's learner file, the reference elsewhere.
+  if(COURSE_WITH_EXERCISES)
+    foreach(fn IN LISTS functions)
+      course_objects(objects ${id} sol ${fn} mine_${id}_${fn})
+      add_executable(check_${id}_${fn} $<TARGET_OBJECTS:testobj_${id}_${fn}> ${objects})
+      target_link_libraries(check_${id}_${fn} PRIVATE course_test_support attn_common)
+    endforeach()
+  endif()
+
+  # Mutants: a plausible mistake built in place of the solution; the tests must catch it.
+  if(COURSE_WITH_MUTANTS)
+    foreach(mutant IN LISTS ARG_MUTANTS)
+      string(REPLACE "." ";" parts ${mutant})
+      list(GET parts 0 fn)
+      list(GET parts 1 mistake)
+      set(src ${PROJECT_BINARY_DIR}/mutants/${dir}/${mutant}.cpp)
+      course_write_mutant(${PROJECT_SOURCE_DIR}/tests/mutants/${dir}/${mutant}.mutant
+                          ${PROJECT_SOURCE_DIR}/solutions/${dir}/${fn}.cpp ${src})
+      course_objects(objects ${id} sol ${fn} "")
+      add_executable(mutant_${id}_${fn}_${mistake} ${src} $<TARGET_OBJECTS:testobj_${id}_${fn}> ${objects})
+      course_use_toolkit(mutant_${id}_${fn}_${mistake})
+      target_link_libraries(mutant_${id}_${fn}_${mistake} PRIVATE course_test_support attn_common)
+      file(APPEND ${COURSE_MANIFEST} "mutant\t${id}\t${fn}\t${mistake}\n")
+    endforeach()
+  endif()
+endfunction()
+
+# Applies a .mutant patch (tests/mutants/README.md) to a solution file and writes the result.
+function(course_write_mutant patch solution out)
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${patch} ${solution})
+  file(READ ${patch} text)
+  file(READ ${solution} code)
+  string(FIND "${text}" "\n--- solution\n" at_old)
+  string(FIND "${text}" "\n+++ mutant\n" at_new)
+  if(at_old EQUAL -1 OR at_new EQUAL -1)
+    message(FATAL_ERROR "${patch}: expected a '--- solution' and a '+++ mutant' line")
+  endif()
+  math(EXPR old_start "${at_old} + 14")
+  math(EXPR old_length "${at_new} - ${old_start} + 1")   # keep the old block's last newline
+  math(EXPR new_start "${at_new} + 12")
+  string(SUBSTRING "${text}" 0 ${at_old} why)
+  string(SUBSTRING "${text}" ${old_start} ${old_length} old_lines)
+  string(SUBSTRING "${text}" ${new_start} -1 new_lines)
+  string(FIND "${code}" "${old_lines}" found)
+  if(found EQUAL -1)
+    message(FATAL_ERROR "${patch}: the solution ${solution} no longer contains the lines this mutant replaces")
+  endif()
+  string(REPLACE "${old_lines}" "${new_lines}" mutated "${code}")
+  file(WRITE ${out} "// MUTANT, generated from ${patch}: ${why}\n${mutated}")
+endfunction()

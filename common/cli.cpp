@@ -1,0 +1,190 @@
+// Command-line flags (see cli.hpp). Introduced in chapter 00.
+#include "common/cli.hpp"
+
+#include "common/tensor.hpp"
+
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
+#include <iostream>
+#include <regex>
+#include <sstream>
+
+namespace attn {
+
+namespace {
+
+std::string format_double(double value) {
+    std::ostringstream text;
+    text << value;
+    return text.str();
+}
+
+long long parse_integer(const std::string& flag, const std::string& text) {
+    char* end = nullptr;
+    errno = 0;
+    const long long value = std::strtoll(text.c_str(), &end, 10);
+    if (text.empty() || *end != '\0' || errno == ERANGE)
+        throw UsageError("--" + flag + " expects a whole number, got '" + text + "'");
+    return value;
+}
+
+}  // namespace
+
+CommandLine::CommandLine(std::string program, std::string about)
+    : program_(std::move(program)), about_(std::move(about)) {}
+
+CommandLine::Entry& CommandLine::add(const std::string& name, const std::string& help,
+                                     const std::string& value_name, const std::string& default_text) {
+    entries_.push_back(Entry{name, help, value_name, default_text, true, {}, false});
+    return entries_.back();
+}
+
+CommandLine::Entry* CommandLine::find(const std::string& name) {
+    for (Entry& entry : entries_)
+        if (entry.name == name) return &entry;
+    return nullptr;
+}
+
+void CommandLine::flag(const std::string& name, bool* target, const std::string& help) {
+    Entry& entry = add(name, help, "", "");
+    entry.takes_value = false;
+    entry.set = [target](const std::string&) { *target = true; };
+}
+
+void CommandLine::option(const std::string& name, int* target, const std::string& help, int min_value) {
+    add(name, help, "N", std::to_string(*target)).set = [=](const std::string& text) {
+        const long long value = parse_integer(name, text);
+        if (value < min_value || value > INT_MAX)
+            throw UsageError("--" + name + " must be at least " + std::to_string(min_value) + ", got " + text);
+        *target = static_cast<int>(value);
+    };
+}
+
+void CommandLine::option(const std::string& name, std::uint64_t* target, const std::string& help) {
+    add(name, help, "N", std::to_string(*target)).set = [=](const std::string& text) {
+        const long long value = parse_integer(name, text);
+        if (value < 0) throw UsageError("--" + name + " must not be negative, got " + text);
+        *target = static_cast<std::uint64_t>(value);
+    };
+}
+
+void CommandLine::option(const std::string& name, double* target, const std::string& help) {
+    add(name, help, "X", format_double(*target)).set = [=](const std::string& text) {
+        char* end = nullptr;
+        const double value = std::strtod(text.c_str(), &end);
+        if (text.empty() || *end != '\0' || !std::isfinite(value))
+            throw UsageError("--" + name + " expects a number, got '" + text + "'");
+        *target = value;
+    };
+}
+
+void CommandLine::option(const std::string& name, std::string* target, const std::string& help) {
+    add(name, help, "TEXT", *target).set = [=](const std::string& text) {
+        if (text.empty()) throw UsageError("--" + name + " expects a value, got an empty string");
+        *target = text;
+    };
+}
+
+bool CommandLine::parse(int argc, const char* const* argv) {
+    try {
+        return parse_or_throw(argc, argv);
+    } catch (const UsageError& error) {
+        throw UsageError(error.what(), usage());
+    }
+}
+
+bool CommandLine::parse_or_throw(int argc, const char* const* argv) {
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        if (arg == "--help" || arg == "-h") {
+            std::cout << help();
+            return false;
+        }
+        if (arg.rfind("--", 0) != 0 || arg.size() == 2)
+            throw UsageError("unexpected argument '" + arg + "' (flags start with --)");
+        const std::size_t equals = arg.find('=');
+        const std::string name = arg.substr(2, equals == std::string::npos ? std::string::npos : equals - 2);
+        Entry* entry = find(name);
+        if (entry == nullptr) throw UsageError("unknown flag --" + name);
+        if (entry->given) throw UsageError("--" + name + " is given twice");
+        entry->given = true;
+        if (!entry->takes_value) {
+            if (equals != std::string::npos) throw UsageError("--" + name + " takes no value");
+            entry->set("");
+        } else if (equals != std::string::npos) {
+            entry->set(arg.substr(equals + 1));
+        } else {
+            if (i + 1 >= argc) throw UsageError("--" + name + " needs a value (--" + name + " " + entry->value_name + ")");
+            entry->set(argv[++i]);
+        }
+    }
+    return true;
+}
+
+bool CommandLine::given(const std::string& name) const {
+    for (const Entry& entry : entries_)
+        if (entry.name == name) return entry.given;
+    return false;
+}
+
+std::string CommandLine::usage() const {
+    std::string line = "usage: " + program_;
+    for (const Entry& entry : entries_)
+        line += " [--" + entry.name + (entry.takes_value ? " " + entry.value_name : "") + "]";
+    return line;
+}
+
+std::string CommandLine::help() const {
+    std::ostringstream text;
+    text << program_ << ": " << about_ << "\n\n" << usage() << "\n\nflags:\n";
+    for (const Entry& entry : entries_) {
+        std::string left = "  --" + entry.name + (entry.takes_value ? " " + entry.value_name : "");
+        left.resize(std::max<std::size_t>(left.size() + 2, 22), ' ');
+        text << left << entry.help;
+        if (entry.takes_value && !entry.default_text.empty()) text << " (default: " << entry.default_text << ")";
+        text << "\n";
+    }
+    text << "  --help              show this help\n";
+    return text.str();
+}
+
+void add_standard_flags(CommandLine& cli, RunSettings& settings, const std::string& chapter_dir) {
+    cli.flag("quick", &settings.quick, "small, fast settings (what CI and `course demo` run)");
+    cli.option("steps", &settings.steps, "training steps (default: the chapter's, smaller with --quick)", 1);
+    cli.option("seed", &settings.seed, "random seed: the same seed gives the same run");
+    cli.option("out", &settings.out, "folder for plots and summary.json (default: out/" + chapter_dir + ")");
+}
+
+void finish_standard_flags(const CommandLine& cli, RunSettings& settings, const std::string& chapter_dir,
+                           int default_steps, int quick_steps) {
+    const std::string& program = cli.program();
+    const bool mine = program.size() >= 5 && program.compare(program.size() - 5, 5, "_mine") == 0;
+    settings.variant = mine ? "mine" : "reference";
+    if (settings.out.empty()) settings.out = mine ? "out/mine/" + chapter_dir : "out/" + chapter_dir;
+    if (!cli.given("steps")) settings.steps = settings.quick ? quick_steps : default_steps;
+}
+
+int run_program(const std::string& program, const std::function<int()>& body) {
+    try {
+        return body();
+    } catch (const UsageError& error) {
+        std::cerr << program << ": " << error.what() << "\n";
+        if (!error.usage.empty()) std::cerr << error.usage << "\n";
+        return 2;
+    } catch (const NotImplemented& error) {
+        // "not implemented yet: exercise 00.1 in exercises/..." -> point at the check command.
+        static const std::regex chapter_of(R"(exercise ([0-9]{2})\.)");
+        std::smatch match;
+        const std::string message = error.what();
+        std::cerr << program << ": " << message;
+        if (std::regex_search(message, match, chapter_of)) std::cerr << " (check it with ./course check " << match[1] << ")";
+        std::cerr << "\n";
+        return 1;
+    } catch (const std::exception& error) {
+        std::cerr << program << ": error: " << error.what() << "\n";
+        return 1;
+    }
+}
+
+}  // namespace attn

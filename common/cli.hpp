@@ -1,0 +1,78 @@
+// Command-line flags for every chapter executable: `--name value` or `--name=value`,
+// `--help`, and a one-line error with exit code 2 for anything else. Introduced in chapter 00.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace attn {
+
+// A mistake on the command line; the program prints it with the usage and exits with 2.
+struct UsageError : std::runtime_error {
+    explicit UsageError(const std::string& what, std::string usage_line = "")
+        : std::runtime_error(what), usage(std::move(usage_line)) {}
+    std::string usage;   // the program's usage line, filled in by CommandLine::parse
+};
+
+class CommandLine {
+public:
+    CommandLine(std::string program, std::string about);
+
+    // Each call binds a flag to a variable; its current value is the default shown in --help.
+    void flag(const std::string& name, bool* target, const std::string& help);
+    void option(const std::string& name, int* target, const std::string& help, int min_value = INT32_MIN);
+    void option(const std::string& name, std::uint64_t* target, const std::string& help);
+    void option(const std::string& name, double* target, const std::string& help);
+    void option(const std::string& name, std::string* target, const std::string& help);
+
+    // Parses argv into the bound variables. Returns false if --help was asked for (the help
+    // has then been printed). Throws UsageError on an unknown flag, a missing or bad value.
+    bool parse(int argc, const char* const* argv);
+
+    bool given(const std::string& name) const;   // was the flag on the command line?
+    std::string usage() const;                   // "usage: ch00 [--quick] [--steps N] ..."
+    std::string help() const;
+    const std::string& program() const { return program_; }
+
+private:
+    struct Entry {
+        std::string name, help, value_name, default_text;
+        bool takes_value = true;
+        std::function<void(const std::string&)> set;
+        bool given = false;
+    };
+    Entry& add(const std::string& name, const std::string& help, const std::string& value_name,
+               const std::string& default_text);
+    Entry* find(const std::string& name);
+    bool parse_or_throw(int argc, const char* const* argv);
+
+    std::string program_, about_;
+    std::vector<Entry> entries_;
+};
+
+// The settings every chapter executable shares (COURSE.md, "Every chapter executable").
+struct RunSettings {
+    bool quick = false;              // CI-sized run: a few seconds
+    int steps = 0;                   // training steps; 0 = the chapter's default for this mode
+    std::uint64_t seed = 42;
+    std::string out;                 // output folder; empty = out/NN_topic (out/mine/NN_topic for --mine)
+    std::string variant = "reference";   // "reference" or "mine"
+};
+
+// Binds --quick, --steps, --seed and --out. `chapter_dir` is e.g. "00_foundations".
+void add_standard_flags(CommandLine& cli, RunSettings& settings, const std::string& chapter_dir);
+
+// Fills in what depends on other flags: the variant (from the program name: ch00_mine is
+// the learner's build), the default output folder, and steps = quick_steps or
+// default_steps unless --steps was given.
+void finish_standard_flags(const CommandLine& cli, RunSettings& settings, const std::string& chapter_dir,
+                           int default_steps, int quick_steps);
+
+// Runs a chapter's body and turns failures into exit codes: UsageError -> one line, the
+// usage, exit 2; any other exception -> "error: ..." and exit 1 (a learner's unfinished
+// exercise included, with the command that checks it).
+int run_program(const std::string& program, const std::function<int()>& body);
+
+}  // namespace attn

@@ -1,0 +1,75 @@
+// Plots for every chapter: each figure is written as a gnuplot script plus the data it
+// reads, then rendered to SVG and PNG when gnuplot is installed. Without gnuplot the run
+// still succeeds and says how to render later. Heatmaps also get a Unicode preview for the
+// terminal. Introduced in chapter 00.
+#pragma once
+#include "common/tensor.hpp"
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace attn::plot {
+
+// One curve (or cloud of points) of a line plot.
+struct Series {
+    std::string label;            // legend entry; empty = no legend entry
+    std::vector<double> x, y;     // same length
+    bool points = false;          // draw points instead of a line
+};
+
+struct LinePlot {
+    std::string title, xlabel, ylabel;
+    std::vector<Series> series;
+    bool log_x = false, log_y = false;
+    std::optional<double> y_min, y_max;     // fixed y range; unset = automatic
+    std::vector<std::string> x_tick_labels; // if set: tick i at x = i shows this label
+};
+
+// Labelled 2-D points over a background coloured by a classifier's prediction.
+struct RegionPlot {
+    std::string title, xlabel, ylabel;
+    std::vector<std::string> class_names;          // class c is named class_names[c]
+    // The classifier's prediction on a regular grid: grid_class(i, j) at
+    // (x_min + j * (x_max - x_min) / (cols - 1),  y_min + i * (y_max - y_min) / (rows - 1)).
+    Matrix<std::size_t> grid_class;
+    double x_min = 0, x_max = 1, y_min = 0, y_max = 1;
+    std::vector<double> point_x, point_y;          // the data set
+    std::vector<std::size_t> point_class;          // its labels
+};
+
+struct Heatmap {
+    std::string title, xlabel, ylabel;
+    Matrix<double> values;                  // (rows, cols): row i is drawn as the i-th row from the top
+    std::vector<std::string> x_tick_labels; // one per column (tokens on attention maps); may be empty
+    std::vector<std::string> y_tick_labels; // one per row; may be empty
+    std::string colorbar_label;
+    std::optional<double> z_min, z_max;     // colour range; unset = the data's range
+    bool annotate = false;                  // print each value in its cell (small maps only)
+    std::vector<std::size_t> highlight_columns;  // outlined columns (e.g. the context vector)
+};
+
+// What was written. `rendered` is false when gnuplot is missing or failed (the reason is in
+// `note`); the .gp script and its data are always there.
+struct Files {
+    std::filesystem::path script, svg, png;
+    bool rendered = false;
+    std::string note;
+};
+
+// Each writes DIR/NAME.gp and DIR/NAME*.dat, then DIR/NAME.svg and DIR/NAME.png when
+// gnuplot is available. Throws std::runtime_error (naming the file) if a file cannot be written.
+Files save(const LinePlot& plot, const std::filesystem::path& dir, const std::string& name);
+Files save(const RegionPlot& plot, const std::filesystem::path& dir, const std::string& name);
+Files save(const Heatmap& plot, const std::filesystem::path& dir, const std::string& name);
+
+// A terminal picture of the heatmap: one character cell per value, shaded with Unicode
+// blocks (and 256-colour ANSI backgrounds when `colour` is true), row labels on the left,
+// column labels underneath, and the colour scale. At most max_width columns of text.
+std::string preview(const Heatmap& plot, bool colour, std::size_t max_width = 100);
+
+// True when `gnuplot` can be run from PATH (looked up once).
+bool gnuplot_available();
+
+}  // namespace attn::plot

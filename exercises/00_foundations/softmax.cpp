@@ -1,0 +1,25 @@
+// Exercise 00.1: the numerically stable softmax over rows, equations (0.1)-(0.2).
+#include "chapters/00_foundations/softmax.hpp"
+
+#include <stdexcept>
+#include <string>
+
+namespace attn::ch00 {
+
+// Y[i, j] = exp(X[i, j] - m_i) / sum_k exp(X[i, k] - m_i),   m_i = max_k X[i, k]       (0.2)
+// X: (rows, n) -> Y: (rows, n)
+template <class T>
+Matrix<T> softmax(const Matrix<T>& X) {
+    if (X.shape(1) == 0)
+        throw std::invalid_argument("softmax: X must have at least one column, got (" +
+                                    std::to_string(X.shape(0)) + ", 0)");
+    // TODO(00.1): subtract each row's maximum, exponentiate, divide by each row's sum (0.2).
+    //             Inputs of +-1000 must give finite probabilities. Hint: ./course hint 00.1
+    COURSE_TODO("00.1");
+}
+
+// ---- instantiations: do not edit ----
+template Matrix<float> softmax(const Matrix<float>&);
+template Matrix<double> softmax(const Matrix<double>&);
+
+}  // namespace attn::ch00

@@ -1,0 +1,29 @@
+// Exercise 00.2: softmax's backward pass as a vector-Jacobian product, equation (0.5).
+#include "chapters/00_foundations/softmax_backward.hpp"
+
+#include <stdexcept>
+#include <string>
+
+namespace attn::ch00 {
+
+// dX[i, j] = Y[i, j] * (dY[i, j] - sum_k dY[i, k] * Y[i, k])                            (0.5)
+// Y, dY: (rows, n) -> dX: (rows, n)
+template <class T>
+Matrix<T> softmax_backward(const Matrix<T>& Y, const Matrix<T>& dY) {
+    if (Y.shape(0) != dY.shape(0) || Y.shape(1) != dY.shape(1))
+        throw std::invalid_argument("softmax_backward: Y and dY must have the same shape, got (" +
+                                    std::to_string(Y.shape(0)) + ", " + std::to_string(Y.shape(1)) + ") and (" +
+                                    std::to_string(dY.shape(0)) + ", " + std::to_string(dY.shape(1)) + ")");
+    // The Jacobian of one row is diag(y) - y y^T; multiplying it by dY collapses to one
+    // dot product per row, so the cost is O(n) per row instead of O(n^2).
+    const Matrix<T> dY_dot_Y = row_sum(Matrix<T>(dY * Y));   // (rows, 1): sum_k dY[i,k] Y[i,k]
+    return Y * (dY - dY_dot_Y);
+    // Alternative: build J = diag(y) - y y^T for each row and multiply; it gives the same
+    // numbers at n times the cost, and is a good way to convince yourself of (0.4).
+}
+
+// ---- instantiations: do not edit ----
+template Matrix<float> softmax_backward(const Matrix<float>&, const Matrix<float>&);
+template Matrix<double> softmax_backward(const Matrix<double>&, const Matrix<double>&);
+
+}  // namespace attn::ch00

@@ -1,0 +1,65 @@
+// Self-checks for exercise 00.2: softmax_backward (exercises/00_foundations/softmax_backward.cpp).
+#include "chapters/00_foundations/softmax.hpp"
+#include "chapters/00_foundations/softmax_backward.hpp"
+#include "common/random.hpp"
+#include "tests/support/check_allclose.hpp"
+#include "tests/support/gradients.hpp"
+
+#include <xtensor/xnpy.hpp>
+
+using attn::Matrix;
+
+namespace {
+constexpr double gradcheck_threshold = 1e-7;   // STYLE.md section 8: one op, float64, h = 1e-5
+}
+
+TEST_CASE("00.2 softmax_backward" * doctest::test_suite("ch00")) {
+    attn::Rng rng(2);
+    const Matrix<double> X = rng.normal_matrix<double>(3, 5, 2.0);
+    const Matrix<double> dY = rng.normal_matrix<double>(3, 5);    // a random upstream gradient
+    const Matrix<double> Y = attn::ch00::softmax(X);
+    const Matrix<double> dX = attn::ch00::softmax_backward(Y, dY);
+    REQUIRE(dX.shape(0) == 3);
+    REQUIRE(dX.shape(1) == 5);
+
+    SUBCASE("it matches central differences of sum(softmax(X) * dY)") {
+        const auto loss = [&](const xt::xarray<double>& x) {
+            const Matrix<double> probabilities = attn::ch00::softmax(Matrix<double>(x));
+            const double total = xt::sum(probabilities * dY)();
+            return total;
+        };
+        const xt::xarray<double> numeric = support::numerical_gradient(loss, X, 1e-5);
+        const double error = support::max_relative_error(dX, numeric);
+        INFO("relative error " << error << "; analytic:\n" << dX << "\nnumeric:\n" << numeric);
+        CHECK(error < gradcheck_threshold);
+    }
+    SUBCASE("a row worked by hand: Y = [0.5, 0.5], dY = [1, 0]") {
+        // s = 1 * 0.5 + 0 * 0.5 = 0.5;  dX = 0.5 * ([1, 0] - 0.5) = [0.25, -0.25]
+        CHECK_ALLCLOSE(attn::ch00::softmax_backward<double>({{0.5, 0.5}}, {{1.0, 0.0}}),
+                       Matrix<double>({{0.25, -0.25}}), 1e-15, 1e-15);
+    }
+    SUBCASE("a second row worked by hand: Y = [0.2, 0.3, 0.5], dY = [1, 2, 3]") {
+        // s = 0.2 + 0.6 + 1.5 = 2.3;  dX = [0.2 * -1.3, 0.3 * -0.3, 0.5 * 0.7] = [-0.26, -0.09, 0.35]
+        CHECK_ALLCLOSE(attn::ch00::softmax_backward<double>({{0.2, 0.3, 0.5}}, {{1.0, 2.0, 3.0}}),
+                       Matrix<double>({{-0.26, -0.09, 0.35}}), 1e-14, 1e-15);
+    }
+    SUBCASE("each row of dX sums to zero") {
+        // The outputs always sum to 1, so no change of X can change their sum.
+        const Matrix<double> sums = xt::sum(dX, {1}, xt::keep_dims);
+        CHECK_ALLCLOSE(sums, xt::zeros<double>({3, 1}), 0.0, 1e-14);
+    }
+    SUBCASE("a gradient that is the same for every output of a row gives dX = 0") {
+        const Matrix<double> flat = {{3.0, 3.0, 3.0, 3.0, 3.0}, {-1.0, -1.0, -1.0, -1.0, -1.0}, {0, 0, 0, 0, 0}};
+        CHECK_ALLCLOSE(attn::ch00::softmax_backward(Y, flat), xt::zeros<double>({3, 5}), 0.0, 1e-14);
+    }
+    SUBCASE("it matches PyTorch's autograd on golden data") {
+        const Matrix<double> golden_Y = xt::load_npy<double>(support::data_path("00_foundations/softmax_Y.npy"));
+        const Matrix<double> golden_dY = xt::load_npy<double>(support::data_path("00_foundations/softmax_dY.npy"));
+        const Matrix<double> golden_dX = xt::load_npy<double>(support::data_path("00_foundations/softmax_dX.npy"));
+        CHECK_ALLCLOSE(attn::ch00::softmax_backward(golden_Y, golden_dY), golden_dX, 1e-10, 1e-14);
+    }
+    SUBCASE("mismatched shapes are refused") {
+        CHECK_THROWS_AS(attn::ch00::softmax_backward(Y, Matrix<double>(xt::zeros<double>({3, 4}))),
+                        std::invalid_argument);
+    }
+}

@@ -1,0 +1,67 @@
+// Flag parsing: values land in their variables, and every mistake is a UsageError.
+#include "common/cli.hpp"
+
+#include <doctest/doctest.h>
+
+#include <vector>
+
+namespace {
+
+struct Parsed {
+    attn::RunSettings run;
+    double lr = 0.5;
+    std::string task = "dates";
+    bool ok = false;
+};
+
+Parsed parse(std::vector<const char*> args) {
+    Parsed p;
+    attn::CommandLine cli("ch99", "a test program");
+    attn::add_standard_flags(cli, p.run, "99_test");
+    cli.option("lr", &p.lr, "learning rate");
+    cli.option("task", &p.task, "which task");
+    args.insert(args.begin(), "ch99");
+    p.ok = cli.parse(static_cast<int>(args.size()), args.data());
+    attn::finish_standard_flags(cli, p.run, "99_test", 300, 20);
+    return p;
+}
+
+}  // namespace
+
+TEST_CASE("cli: flags and values land in their variables" * doctest::test_suite("common")) {
+    const Parsed p = parse({"--quick", "--seed", "7", "--lr=0.25", "--task", "fr-en", "--out", "tmp/x"});
+    CHECK(p.ok);
+    CHECK(p.run.quick);
+    CHECK(p.run.seed == 7);
+    CHECK(p.lr == 0.25);
+    CHECK(p.task == "fr-en");
+    CHECK(p.run.out == "tmp/x");
+    CHECK(p.run.steps == 20);   // --quick's default
+}
+
+TEST_CASE("cli: defaults fill in what was not given" * doctest::test_suite("common")) {
+    const Parsed p = parse({});
+    CHECK(p.run.steps == 300);
+    CHECK(p.run.out == "out/99_test");
+    CHECK(p.run.variant == "reference");
+    CHECK(parse({"--quick", "--steps", "5"}).run.steps == 5);   // --steps wins over --quick
+}
+
+TEST_CASE("cli: mistakes are usage errors that carry the usage line" * doctest::test_suite("common")) {
+    for (const std::vector<const char*>& bad :
+         {std::vector<const char*>{"--no-such-flag"}, {"--steps"}, {"--steps", "ten"}, {"--steps", "0"},
+          {"--seed", "-1"}, {"--lr", "nan"}, {"--quick=yes"}, {"stray"}, {"--quick", "--quick"}, {"--task="}}) {
+        CAPTURE(bad[0]);
+        try {
+            parse(bad);
+            FAIL("no error for a bad command line");
+        } catch (const attn::UsageError& error) {
+            CHECK(std::string(error.usage).rfind("usage: ch99", 0) == 0);
+            CHECK(std::string(error.what()).find('\n') == std::string::npos);   // one line
+        }
+    }
+}
+
+TEST_CASE("cli: --help stops before running" * doctest::test_suite("common")) {
+    CHECK_FALSE(parse({"--help"}).ok);
+}

@@ -1,0 +1,270 @@
+// Tests for common/plot: every figure leaves an editable gnuplot script and its data, renders
+// to SVG and PNG when gnuplot is installed, rejects inconsistent inputs, and heatmaps preview
+// in the terminal with their labels intact. Introduced in chapter 00.
+#include "common/plot.hpp"
+
+#include <doctest/doctest.h>
+
+#include <atomic>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+using attn::Matrix;
+
+namespace {
+
+// A fresh folder under the system's temp folder, removed with everything in it at the end.
+struct TempDir {
+    fs::path path;
+    TempDir() {
+        static std::atomic<unsigned> counter{0};
+        path = fs::temp_directory_path() /
+               ("attn_test_plot_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
+        fs::remove_all(path);
+        fs::create_directories(path);
+    }
+    ~TempDir() {
+        std::error_code ignored;
+        fs::remove_all(path, ignored);
+    }
+};
+
+std::string slurp(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+    std::vector<std::string> lines;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    return lines;
+}
+
+// Code points of a line once the ANSI colour escapes are removed.
+std::size_t visible_code_points(const std::string& line) {
+    std::size_t count = 0;
+    for (std::size_t i = 0; i < line.size(); ++i) {
+        if (line[i] == '\x1b') {
+            while (i < line.size() && line[i] != 'm') ++i;
+            continue;
+        }
+        if ((static_cast<unsigned char>(line[i]) & 0xC0) != 0x80) ++count;
+    }
+    return count;
+}
+
+// When gnuplot is installed the figure must be there; otherwise the note must say why.
+void check_rendered(const attn::plot::Files& files) {
+    if (!attn::plot::gnuplot_available()) {
+        CHECK_FALSE(files.rendered);
+        CHECK(files.note.find("gnuplot") != std::string::npos);
+        return;
+    }
+    INFO("note: " << files.note);
+    CHECK(files.rendered);
+    REQUIRE(fs::exists(files.svg));
+    REQUIRE(fs::exists(files.png));
+    CHECK(fs::file_size(files.svg) > 0);
+    CHECK(slurp(files.svg).find("<svg") != std::string::npos);
+    CHECK(slurp(files.png).rfind("\x89PNG\r\n\x1a\n", 0) == 0);
+}
+
+attn::plot::Heatmap small_heatmap() {
+    attn::plot::Heatmap map;
+    map.title = "Weights under test";
+    map.xlabel = "key";
+    map.ylabel = "query";
+    map.values = Matrix<double>{{0.125, 0.375, 0.5}, {0.75, 0.0625, 0.1875}};
+    map.x_tick_labels = {"a_b", "it's", "年"};
+    map.y_tick_labels = {"first", "second"};
+    map.colorbar_label = "weight";
+    map.annotate = true;
+    map.highlight_columns = {1};
+    return map;
+}
+
+}  // namespace
+
+TEST_CASE("plot: a heatmap writes its script and data" * doctest::test_suite("common")) {
+    const TempDir dir;
+    const attn::plot::Heatmap map = small_heatmap();
+    const attn::plot::Files files = attn::plot::save(map, dir.path, "weights");
+    REQUIRE(fs::exists(files.script));
+    REQUIRE(fs::exists(dir.path / "weights.dat"));
+    const std::string script = slurp(files.script);
+    const std::string data = slurp(dir.path / "weights.dat");
+
+    SUBCASE("the data file holds every value, with a # header") {
+        CHECK(data.rfind("#", 0) == 0);
+        for (const char* value : {"0.125", "0.375", "0.5", "0.75", "0.0625", "0.1875"})
+            CHECK_MESSAGE(data.find(value) != std::string::npos, value);
+    }
+    SUBCASE("the script reads the data by its relative name and writes relative outputs") {
+        CHECK(script.find("'weights.dat'") != std::string::npos);
+        CHECK(script.find("set output 'weights.svg'") != std::string::npos);
+        CHECK(script.find("set output 'weights.png'") != std::string::npos);
+        CHECK(script.find(dir.path.string()) == std::string::npos);
+    }
+    SUBCASE("the script shows the title and every tick label, quotes escaped") {
+        CHECK(script.find("Weights under test") != std::string::npos);
+        CHECK(script.find("'a_b'") != std::string::npos);
+        CHECK(script.find("'it''s'") != std::string::npos);  // gnuplot writes ' as '' inside '...'
+        CHECK(script.find("'年'") != std::string::npos);
+        CHECK(script.find("'first'") != std::string::npos);
+        CHECK(script.find("'second'") != std::string::npos);
+        CHECK(script.find("'weight'") != std::string::npos);
+    }
+    SUBCASE("row 0 is drawn at the top (the y axis runs from 1.5 down to -0.5)") {
+        CHECK(script.find("set yrange [1.5:-0.5]") != std::string::npos);
+    }
+    SUBCASE("the figure is rendered when gnuplot is installed") { check_rendered(files); }
+}
+
+TEST_CASE("plot: a line plot writes one data block per series" * doctest::test_suite("common")) {
+    const TempDir dir;
+    attn::plot::LinePlot plot;
+    plot.title = "Loss";
+    plot.xlabel = "epoch";
+    plot.ylabel = "loss";
+    plot.log_y = true;
+    plot.series = {{"train", {0, 1, 2}, {4, 2, 1}, false}, {"validation", {0, 1, 2}, {5, 3.5, 2.25}, true}};
+    const attn::plot::Files files = attn::plot::save(plot, dir.path, "loss");
+    REQUIRE(fs::exists(dir.path / "loss.dat"));
+    const std::string script = slurp(files.script);
+    const std::string data = slurp(dir.path / "loss.dat");
+
+    SUBCASE("the data holds both series") {
+        CHECK(data.find("3.5") != std::string::npos);
+        CHECK(data.find("2.25") != std::string::npos);
+        CHECK(script.find("index 1") != std::string::npos);
+    }
+    SUBCASE("the script names the series and uses a log y axis") {
+        CHECK(script.find("'train'") != std::string::npos);
+        CHECK(script.find("'validation'") != std::string::npos);
+        CHECK(script.find("set logscale y") != std::string::npos);
+    }
+    SUBCASE("the figure is rendered when gnuplot is installed") { check_rendered(files); }
+}
+
+TEST_CASE("plot: a region plot writes the grid, the points and the class names" * doctest::test_suite("common")) {
+    const TempDir dir;
+    attn::plot::RegionPlot plot;
+    plot.title = "Regions";
+    plot.class_names = {"left", "right"};
+    plot.grid_class = Matrix<std::size_t>{{0, 1, 1}, {0, 0, 1}};
+    plot.x_min = -1, plot.x_max = 1, plot.y_min = -1, plot.y_max = 1;
+    plot.point_x = {-0.5, 0.5};
+    plot.point_y = {0.25, -0.75};
+    plot.point_class = {0, 1};
+    const attn::plot::Files files = attn::plot::save(plot, dir.path, "regions");
+    REQUIRE(fs::exists(dir.path / "regions_grid.dat"));
+    REQUIRE(fs::exists(dir.path / "regions_points.dat"));
+
+    SUBCASE("the points file holds the points and their classes") {
+        const std::string points = slurp(dir.path / "regions_points.dat");
+        CHECK(points.find("-0.5 0.25 0") != std::string::npos);
+        CHECK(points.find("0.5 -0.75 1") != std::string::npos);
+    }
+    SUBCASE("the grid file holds one line per grid cell") {
+        // 2 x 3 cells, a # header, and a blank line after each of the 2 grid rows
+        CHECK(lines_of(slurp(dir.path / "regions_grid.dat")).size() == 6 + 1 + 2);
+    }
+    SUBCASE("the legend names every class") {
+        const std::string script = slurp(files.script);
+        CHECK(script.find("'left'") != std::string::npos);
+        CHECK(script.find("'right'") != std::string::npos);
+    }
+    SUBCASE("the figure is rendered when gnuplot is installed") { check_rendered(files); }
+}
+
+TEST_CASE("plot: inconsistent inputs throw std::invalid_argument" * doctest::test_suite("common")) {
+    const TempDir dir;
+    attn::plot::LinePlot line;
+    line.series = {{"short y", {0, 1, 2}, {1, 2}, false}};
+    attn::plot::RegionPlot region;
+    region.class_names = {"only class"};
+    region.grid_class = Matrix<std::size_t>{{0, 0}, {0, 0}};
+    attn::plot::Heatmap map = small_heatmap();
+
+    SUBCASE("a series whose x and y differ in length") {
+        CHECK_THROWS_AS(attn::plot::save(line, dir.path, "line"), std::invalid_argument);
+    }
+    SUBCASE("point arrays of different lengths") {
+        region.point_x = {0.1, 0.2};
+        region.point_y = {0.1};
+        region.point_class = {0, 0};
+        CHECK_THROWS_AS(attn::plot::save(region, dir.path, "region"), std::invalid_argument);
+    }
+    SUBCASE("a class index with no name") {
+        region.point_x = {0.1};
+        region.point_y = {0.1};
+        region.point_class = {1};
+        CHECK_THROWS_AS(attn::plot::save(region, dir.path, "region"), std::invalid_argument);
+    }
+    SUBCASE("tick labels that do not match the columns") {
+        map.x_tick_labels = {"a", "b"};
+        CHECK_THROWS_AS(attn::plot::save(map, dir.path, "map"), std::invalid_argument);
+        CHECK_THROWS_AS(attn::plot::preview(map, false), std::invalid_argument);
+    }
+    SUBCASE("a highlighted column that does not exist") {
+        map.highlight_columns = {3};
+        CHECK_THROWS_AS(attn::plot::save(map, dir.path, "map"), std::invalid_argument);
+    }
+    SUBCASE("the message names the function") {
+        try {
+            attn::plot::save(line, dir.path, "line");
+            FAIL("no exception");
+        } catch (const std::invalid_argument& error) {
+            CHECK(std::string(error.what()).find("save(LinePlot)") != std::string::npos);
+        }
+    }
+}
+
+TEST_CASE("plot: preview draws one line per row with its label, then columns and scale" *
+          doctest::test_suite("common")) {
+    attn::plot::Heatmap map = small_heatmap();
+    map.y_tick_labels = {"年", "second"};
+    const std::vector<std::string> plain = lines_of(attn::plot::preview(map, false));
+    const std::vector<std::string> coloured = lines_of(attn::plot::preview(map, true));
+    // title + 2 rows + 4 lines of column labels ("it's" is 4 glyphs, written downwards) + scale
+    REQUIRE(plain.size() == 1 + 2 + 4 + 1);
+
+    SUBCASE("each row starts with its label; the Unicode label stays intact") {
+        CHECK(plain[1].rfind("年", 0) == 0);
+        CHECK(plain[2].rfind("second", 0) == 0);
+    }
+    SUBCASE("the last line is the scale, from the smallest to the largest value") {
+        CHECK(plain.back().find("0.0625") != std::string::npos);
+        CHECK(plain.back().find("0.75") != std::string::npos);
+        CHECK(plain.back().find("weight") != std::string::npos);
+    }
+    SUBCASE("the largest value gets the darkest shade, and no colour codes without colour") {
+        CHECK(plain[2].find("██") != std::string::npos);  // 0.75 is in row 1
+        CHECK(attn::plot::preview(map, false).find('\x1b') == std::string::npos);
+    }
+    SUBCASE("colour adds ANSI backgrounds, reset at the end of each row") {
+        REQUIRE(coloured.size() == plain.size());
+        CHECK(coloured[1].find("\x1b[48;5;") != std::string::npos);
+        CHECK(coloured[1].size() >= 4);
+        CHECK(coloured[1].substr(coloured[1].size() - 4) == "\x1b[0m");
+    }
+    SUBCASE("a narrow width drops columns and says so") {
+        attn::plot::Heatmap wide;
+        wide.values = Matrix<double>::from_shape({3, 60});
+        for (std::size_t k = 0; k < wide.values.size(); ++k) wide.values.flat(k) = std::sin(0.1 * k);
+        const std::vector<std::string> lines = lines_of(attn::plot::preview(wide, true, 40));
+        for (std::size_t i = 0; i < 3; ++i) CHECK(visible_code_points(lines[i]) <= 40);
+        CHECK(lines.back().find("of 60 shown") != std::string::npos);
+    }
+}
