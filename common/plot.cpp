@@ -40,6 +40,9 @@ constexpr std::array<std::pair<double, std::uint32_t>, 9> viridis = {{
     {0.500, 0x21918C}, {0.625, 0x28AE80}, {0.750, 0x5EC962}, {0.875, 0xADDC30},
     {1.000, 0xFDE725}}};
 
+// The k-th colour of a figure: a series of a line plot or a class of a region plot.
+std::uint32_t colour_of(std::size_t k) { return series_colours[k % series_colours.size()]; }
+
 // ---- Text ---------------------------------------------------------------------------
 
 // A gnuplot single-quoted string. Inside '...' only the quote needs escaping (as ''),
@@ -131,7 +134,7 @@ std::vector<Glyph> split_glyphs(const std::string& text) {
     return glyphs;
 }
 
-// Text for a comment line: control characters (a line break would end the comment) become spaces.
+// Text for a comment line: control characters (a line break would end it) become spaces.
 std::string one_line(const std::string& text) {
     std::string out = text;
     for (char& c : out)
@@ -164,7 +167,7 @@ std::string fit_label(const std::string& label, std::size_t width, bool pad) {
 }
 
 // Rough width in pixels of text drawn at `points` by the cairo terminals (DejaVu Sans
-// averages ~0.62 em per Latin character; CJK glyphs are a full em).
+// averages ~0.64 em per Latin character; CJK glyphs are a full em).
 double text_pixels(const std::string& text, int points) {
     double em = 0;
     for (const Glyph& g : split_glyphs(text)) em += g.width == 2 ? 1.05 : 0.64;
@@ -211,7 +214,8 @@ std::string script_head(const std::string& what, const std::string& name,
 }
 
 // The bottom of every script: the same figure again as PNG.
-std::string script_tail(const std::string& name, int width, int height, const std::string& command = "replot\n") {
+std::string script_tail(const std::string& name, int width, int height,
+                        const std::string& command = "replot\n") {
     return "\n# The same figure as PNG.\n" + terminal_line("pngcairo", width, height) +
            "set output " + gp_quote(name + ".png") + "\n" + command + "unset output\n";
 }
@@ -251,7 +255,8 @@ std::pair<bool, std::string> run_gnuplot(const fs::path& where, const std::strin
     const fs::path log = temp / ("attn_plot_" + std::to_string(::getpid()) + "_" +
                                  std::to_string(counter++) + ".log");
     const std::string command = "cd " + shell_quote(where.string()) + " && gnuplot " +
-                                shell_quote(name + ".gp") + " >/dev/null 2>" + shell_quote(log.string());
+                                shell_quote(name + ".gp") + " </dev/null >/dev/null 2>" +
+                                shell_quote(log.string());
     const int status = std::system(command.c_str());
     std::string errors;
     try { errors = read_text(log); } catch (const std::runtime_error&) {}
@@ -345,7 +350,9 @@ std::pair<double, double> positive_range(const LinePlot& plot, bool y) {
 std::string log_tics(const char* axis, double lo, double hi) {
     if (!(lo > 0) || !(hi > lo) || hi / lo > 1e4) return "";
     std::string list;
-    for (int e = static_cast<int>(std::floor(std::log10(lo))); e <= static_cast<int>(std::ceil(std::log10(hi))); ++e)
+    const int first = static_cast<int>(std::floor(std::log10(lo)));
+    const int last = static_cast<int>(std::ceil(std::log10(hi)));
+    for (int e = first; e <= last; ++e)
         for (const double m : {1.0, 2.0, 5.0}) {
             const double v = m * std::pow(10.0, e);
             if (v >= lo / 1.05 && v <= hi * 1.05) list += std::string(list.empty() ? "" : ", ") + number(v);
@@ -358,7 +365,7 @@ std::string line_plot_settings(const LinePlot& plot) {
     out += "set border 3 lw 1.2             # axes on the left and bottom only\n"
            "set tics nomirror out\n"
            "set grid xtics ytics mxtics mytics lt 1 lc rgb '#DDDDDD' lw 1, lt 1 lc rgb '#EFEFEF' lw 1\n"
-           "set key outside right top Left reverse samplen 2.5 spacing 1.3  # beside the data, never over it\n"
+           "set key outside right top Left reverse samplen 2.5 spacing 1.3  # beside the data\n"
            "set autoscale fix\n"
            "set offsets graph 0.02, graph 0.02, graph 0.05, graph 0.05  # a little air around the data\n";
     if (plot.log_x) out += "set logscale x\n";
@@ -383,7 +390,7 @@ std::string line_plot_command(const LinePlot& plot, const std::string& name) {
     for (std::size_t s = 0; s < plot.series.size(); ++s) {
         const Series& series = plot.series[s];
         if (series.x.empty()) continue;
-        const std::string colour = gp_quote(hex_colour(series_colours[s % series_colours.size()]));
+        const std::string colour = gp_quote(hex_colour(colour_of(s)));
         const std::string style = series.points ? "with points pt 7 ps 0.9" : "with lines lw 2";
         const std::string title = series.label.empty() ? "notitle" : "title " + gp_quote(series.label);
         out += std::string(drawn++ ? ", \\\n     " : "") + gp_quote(block == 0 ? name + ".dat" : "") +
@@ -410,12 +417,15 @@ void check_region_plot(const RegionPlot& plot) {
                                     std::to_string(plot.point_x.size()) + ", " +
                                     std::to_string(plot.point_y.size()) + " and " +
                                     std::to_string(plot.point_class.size()) + " entries");
-    for (const std::size_t c : plot.grid_class)
-        if (c >= classes) throw std::invalid_argument(std::string(f) + ": grid_class holds class " +
-                              std::to_string(c) + " but there are " + std::to_string(classes) + " class_names");
-    for (const std::size_t c : plot.point_class)
-        if (c >= classes) throw std::invalid_argument(std::string(f) + ": point_class holds class " +
-                              std::to_string(c) + " but there are " + std::to_string(classes) + " class_names");
+    const auto check_classes = [&](const char* what, auto begin, auto end) {
+        for (auto c = begin; c != end; ++c)
+            if (*c >= classes)
+                throw std::invalid_argument(std::string(f) + ": " + what + " holds class " +
+                                            std::to_string(*c) + " but there are " + std::to_string(classes) +
+                                            " class_names");
+    };
+    check_classes("grid_class", plot.grid_class.begin(), plot.grid_class.end());
+    check_classes("point_class", plot.point_class.begin(), plot.point_class.end());
 }
 
 // The class colour mixed with white: soft enough that the points stay visible on top.
@@ -428,14 +438,19 @@ std::uint32_t soft_colour(std::uint32_t rgb) {
     return out;
 }
 
+// The k-th of n evenly spaced values from lo to hi (n >= 2).
+double grid_point(double lo, double hi, std::size_t k, std::size_t n) {
+    return lo + static_cast<double>(k) * (hi - lo) / static_cast<double>(n - 1);
+}
+
 // The grid as `x y class`, one block per grid row (the layout `with image` reads).
 std::string region_grid_data(const RegionPlot& plot) {
     const std::size_t rows = plot.grid_class.shape(0), cols = plot.grid_class.shape(1);
     std::string out = "# x y predicted_class  (one block per grid row)\n";
     for (std::size_t i = 0; i < rows; ++i) {
-        const double y = plot.y_min + static_cast<double>(i) * (plot.y_max - plot.y_min) / static_cast<double>(rows - 1);
+        const double y = grid_point(plot.y_min, plot.y_max, i, rows);
         for (std::size_t j = 0; j < cols; ++j) {
-            const double x = plot.x_min + static_cast<double>(j) * (plot.x_max - plot.x_min) / static_cast<double>(cols - 1);
+            const double x = grid_point(plot.x_min, plot.x_max, j, cols);
             out += number(x) + " " + number(y) + " " + std::to_string(plot.grid_class(i, j)) + "\n";
         }
         out += "\n";
@@ -453,12 +468,14 @@ std::string region_points_data(const RegionPlot& plot) {
 
 // The axis ranges: the grid's cells (half a cell beyond the outer centres) and every point.
 std::array<double, 4> region_ranges(const RegionPlot& plot) {
-    const double half_x = 0.5 * (plot.x_max - plot.x_min) / static_cast<double>(plot.grid_class.shape(1) - 1);
-    const double half_y = 0.5 * (plot.y_max - plot.y_min) / static_cast<double>(plot.grid_class.shape(0) - 1);
-    std::array<double, 4> r = {plot.x_min - half_x, plot.x_max + half_x, plot.y_min - half_y, plot.y_max + half_y};
+    const double dx = grid_point(plot.x_min, plot.x_max, 1, plot.grid_class.shape(1)) - plot.x_min;
+    const double dy = grid_point(plot.y_min, plot.y_max, 1, plot.grid_class.shape(0)) - plot.y_min;
+    std::array<double, 4> r = {plot.x_min - dx / 2, plot.x_max + dx / 2,   // x from, to
+                               plot.y_min - dy / 2, plot.y_max + dy / 2};  // y from, to
     for (std::size_t i = 0; i < plot.point_x.size(); ++i) {
-        if (std::isfinite(plot.point_x[i])) r[0] = std::min(r[0], plot.point_x[i]), r[1] = std::max(r[1], plot.point_x[i]);
-        if (std::isfinite(plot.point_y[i])) r[2] = std::min(r[2], plot.point_y[i]), r[3] = std::max(r[3], plot.point_y[i]);
+        const double x = plot.point_x[i], y = plot.point_y[i];
+        if (std::isfinite(x)) r[0] = std::min(r[0], x), r[1] = std::max(r[1], x);
+        if (std::isfinite(y)) r[2] = std::min(r[2], y), r[3] = std::max(r[3], y);
     }
     return r;
 }
@@ -468,7 +485,7 @@ std::array<double, 4> region_ranges(const RegionPlot& plot) {
 std::string region_palette(std::size_t classes) {
     std::string out = "set palette defined (";
     for (std::size_t c = 0; c < classes; ++c) {
-        const std::string colour = gp_quote(hex_colour(soft_colour(series_colours[c % series_colours.size()])));
+        const std::string colour = gp_quote(hex_colour(soft_colour(colour_of(c))));
         out += std::string(c ? ", " : "") + std::to_string(c) + " " + colour + ", " +
                std::to_string(c + 1) + " " + colour;
     }
@@ -481,15 +498,16 @@ std::string region_settings(const RegionPlot& plot) {
     std::string out = titles(plot.title, plot.xlabel, plot.ylabel);
     out += "set xrange [" + number(r[0]) + ":" + number(r[1]) + "]\n"
            "set yrange [" + number(r[2]) + ":" + number(r[3]) + "]\n";
-    if (aspect > 0.4 && aspect < 2.5) out += "set size ratio -1                # one unit is as long on both axes\n";
+    if (aspect > 0.4 && aspect < 2.5) out += "set size ratio -1   # one unit is as long on both axes\n";
     out += "set tics out nomirror\nset border lw 1.2\n"
            "set grid front lt 1 lc rgb '#60FFFFFF' lw 1   # faint white lines over the regions\n"
            "set key outside right top Left reverse title 'class' spacing 1.4  # beside the data\n";
-    out += "# Background: the predicted class, one soft colour per class.\n" + region_palette(plot.class_names.size());
+    out += "# Background: the predicted class, one soft colour per class.\n" +
+           region_palette(plot.class_names.size());
     out += "# Points: their true class, in the strong version of the same colour.\narray class_colour[" +
            std::to_string(plot.class_names.size()) + "] = [";
     for (std::size_t c = 0; c < plot.class_names.size(); ++c)
-        out += std::string(c ? ", " : "") + "0x" + hex_colour(series_colours[c % series_colours.size()]).substr(1);
+        out += std::string(c ? ", " : "") + "0x" + hex_colour(colour_of(c)).substr(1);
     return out + "]\n";
 }
 
@@ -498,12 +516,13 @@ std::string region_command(const RegionPlot& plot, const std::string& name) {
     std::string out = "plot " + gp_quote(name + "_grid.dat") + " using 1:2:3 with image notitle";
     if (!plot.point_x.empty()) {
         const std::string points = gp_quote(name + "_points.dat");
-        out += ", \\\n     " + points + " using 1:2:(class_colour[int($3) + 1]) with points pt 7 ps 1.5 lc rgb variable notitle"
-               ", \\\n     " + points + " using 1:2 with points pt 6 ps 1.5 lw 1 lc rgb '#000000' notitle";
+        out += ", \\\n     " + points + " using 1:2:(class_colour[int($3) + 1]) with points pt 7 ps 1.5"
+               " lc rgb variable notitle, \\\n     " + points +
+               " using 1:2 with points pt 6 ps 1.5 lw 1 lc rgb '#000000' notitle";
     }
     for (std::size_t c = 0; c < plot.class_names.size(); ++c)
         out += ", \\\n     keyentry with points pt 7 ps 1.5 lc rgb " +
-               gp_quote(hex_colour(series_colours[c % series_colours.size()])) + " title " +
+               gp_quote(hex_colour(colour_of(c))) + " title " +
                gp_quote(plot.class_names[c]);
     return out + "\n";
 }
@@ -513,15 +532,18 @@ std::string region_command(const RegionPlot& plot, const std::string& name) {
 void check_heatmap(const char* function, const Heatmap& plot) {
     const std::size_t rows = plot.values.shape(0), cols = plot.values.shape(1);
     if (rows == 0 || cols == 0)
-        throw std::invalid_argument(std::string(function) + ": the heatmap '" + plot.title + "' has no values (" +
-                                    std::to_string(rows) + " x " + std::to_string(cols) + ")");
+        throw std::invalid_argument(std::string(function) + ": the heatmap '" + plot.title +
+                                    "' has no values (" + std::to_string(rows) + " x " +
+                                    std::to_string(cols) + ")");
     check_count(function, "x_tick_labels", plot.x_tick_labels.size(), cols, "column");
     check_count(function, "y_tick_labels", plot.y_tick_labels.size(), rows, "row");
     if (plot.z_min && plot.z_max && !(*plot.z_min < *plot.z_max))
         throw std::invalid_argument(std::string(function) + ": z_min must be below z_max");
     for (const std::size_t c : plot.highlight_columns)
-        if (c >= cols) throw std::invalid_argument(std::string(function) + ": highlight_columns holds column " +
-                              std::to_string(c) + " but the heatmap has " + std::to_string(cols) + " columns");
+        if (c >= cols)
+            throw std::invalid_argument(std::string(function) + ": highlight_columns holds column " +
+                                        std::to_string(c) + " but the heatmap has " + std::to_string(cols) +
+                                        " columns");
 }
 
 // The colour range: z_min/z_max where given, else the finite values' range, never empty.
@@ -577,7 +599,8 @@ HeatmapLayout heatmap_layout(const Heatmap& plot) {
     L.cell = plot.annotate ? std::clamp(static_cast<int>(640 / longest), 42, 72)
                            : std::clamp(static_cast<int>(600 / longest), 14, 56);
     L.tick_font = std::clamp(static_cast<int>(std::lround(L.cell * 0.55)), 8, font_size);
-    if (plot.x_tick_labels.empty() && plot.y_tick_labels.empty()) L.tick_font = std::max(L.tick_font, 10);  // sparse indices
+    if (plot.x_tick_labels.empty() && plot.y_tick_labels.empty())
+        L.tick_font = std::max(L.tick_font, 10);  // sparse index labels have room to be larger
     L.value_font = std::clamp(L.cell / 5, 7, 11);
     const double x_text = widest_label(tick_labels(plot.x_tick_labels, cols), L.tick_font);
     const double y_text = widest_label(tick_labels(plot.y_tick_labels, rows), L.tick_font);
@@ -602,7 +625,8 @@ void fit_canvas(const Heatmap& plot, HeatmapLayout& L) {
     const int plot_w = L.cell * static_cast<int>(plot.values.shape(1));
     const int plot_h = L.cell * static_cast<int>(plot.values.shape(0));
     L.width = L.left + plot_w + L.right;
-    const int title_w = std::max(360, static_cast<int>(text_pixels(plot.title, title_font_size)) + 40);
+    // text_pixels underestimates cairo's title font by about a fifth; err on the roomy side.
+    const int title_w = std::max(360, static_cast<int>(1.25 * text_pixels(plot.title, title_font_size)) + 60);
     if (L.width < title_w) {
         const int extra = title_w - L.width;
         L.left += extra / 2;
@@ -627,14 +651,15 @@ std::string tics_list(const std::vector<std::string>& labels) {
 std::string heatmap_tics(const Heatmap& plot, const HeatmapLayout& L) {
     const std::size_t rows = plot.values.shape(0), cols = plot.values.shape(1);
     const std::string font = " font '," + std::to_string(L.tick_font) + "'";
-    const std::string rotation = L.x_rotation == 0 ? "" : " rotate by " + std::to_string(L.x_rotation) + " right";
+    const std::string rotation =
+        L.x_rotation == 0 ? "" : " rotate by " + std::to_string(L.x_rotation) + " right";
     std::string out = "set tics scale 0                 # labels name the cells; no tick marks needed\n";
-    out += "set xtics " + (plot.x_tick_labels.empty() ? "0, " + std::to_string(L.x_step) + ", " + std::to_string(cols - 1)
-                                                     : tics_list(tick_labels(plot.x_tick_labels, cols))) +
-           rotation + font + "\n";
-    out += "set ytics " + (plot.y_tick_labels.empty() ? "0, " + std::to_string(L.y_step) + ", " + std::to_string(rows - 1)
-                                                     : tics_list(tick_labels(plot.y_tick_labels, rows))) +
-           font + "\n";
+    const auto tics = [](const std::vector<std::string>& labels, std::size_t count, int step) {
+        return labels.empty() ? "0, " + std::to_string(step) + ", " + std::to_string(count - 1)
+                              : tics_list(tick_labels(labels, count));
+    };
+    out += "set xtics " + tics(plot.x_tick_labels, cols, L.x_step) + rotation + font + "\n";
+    out += "set ytics " + tics(plot.y_tick_labels, rows, L.y_step) + font + "\n";
     return out;
 }
 
@@ -645,9 +670,11 @@ std::string heatmap_frame(const Heatmap& plot, const HeatmapLayout& L) {
     const int rows = static_cast<int>(plot.values.shape(0)), cols = static_cast<int>(plot.values.shape(1));
     const int plot_w = L.cell * cols, plot_h = L.cell * rows;
     const int bar_h = std::max(plot_h, 120);
-    std::string out = "# Each cell is " + std::to_string(L.cell) + " pixels square: the plot area is placed exactly.\n";
-    out += "set lmargin at " + screen(L.left, L.width) + "\nset rmargin at " + screen(L.left + plot_w, L.width) +
-           "\nset bmargin at " + screen(L.bottom, L.height) + "\nset tmargin at " + screen(L.bottom + plot_h, L.height) + "\n";
+    std::string out = "# Each cell is " + std::to_string(L.cell) + " pixels square: margins set exactly.\n"
+                      "set lmargin at " + screen(L.left, L.width) + "\n"
+                      "set rmargin at " + screen(L.left + plot_w, L.width) + "\n"
+                      "set bmargin at " + screen(L.bottom, L.height) + "\n"
+                      "set tmargin at " + screen(L.bottom + plot_h, L.height) + "\n";
     out += "set xrange [-0.5:" + number(cols - 0.5) + "]\n";
     out += "set yrange [" + number(rows - 0.5) + ":-0.5]     # reversed: row 0 is at the top\n";
     out += "set colorbox user origin " + screen(L.left + plot_w + 22, L.width) + ", " +
@@ -670,7 +697,8 @@ std::string heatmap_separators(const Heatmap& plot) {
 std::string heatmap_palette(const Heatmap& plot, double lo, double hi) {
     std::string out = "# Viridis: perceptually uniform, dark = low, yellow = high.\nset palette defined (";
     for (std::size_t k = 0; k < viridis.size(); ++k)
-        out += std::string(k ? ", " : "") + number(viridis[k].first) + " " + gp_quote(hex_colour(viridis[k].second));
+        out += std::string(k ? ", " : "") + number(viridis[k].first) + " " +
+               gp_quote(hex_colour(viridis[k].second));
     out += ")\nset cbrange [" + number(lo) + ":" + number(hi) + "]\n";
     if (!plot.colorbar_label.empty()) out += "set cblabel " + gp_quote(plot.colorbar_label) + "\n";
     out += "set cbtics scale 0.5 out nomirror\n";
@@ -688,16 +716,20 @@ std::string heatmap_palette(const Heatmap& plot, double lo, double hi) {
 
 // The plot command. For SVG, `pixels` draws every cell as its own rectangle: an embedded
 // bitmap would be smoothed (blurred) when a browser scales it up.
-std::string heatmap_command(const Heatmap& plot, const std::string& name, const HeatmapLayout& L, bool pixels) {
+std::string heatmap_command(const Heatmap& plot, const std::string& name, const HeatmapLayout& L,
+                            bool pixels) {
     const std::string data = gp_quote(name + ".dat");
     // `with image` needs a grid of at least 2 x 2; a single row or column is drawn as boxes.
     const bool image = plot.values.shape(0) >= 2 && plot.values.shape(1) >= 2;
-    std::string out = image ? "plot " + data + " using 1:2:3 with image" + (pixels ? " pixels" : "") + " notitle"
-                            : "plot " + data + " using 1:2:(0.5):(0.5):3 with boxxyerror fs solid 1.0 noborder fc palette notitle";
+    const std::string style = image ? std::string("using 1:2:3 with image") + (pixels ? " pixels" : "")
+                                    : "using 1:2:(0.5):(0.5):3 with boxxyerror fs solid 1.0 noborder fc palette";
+    std::string out = "plot " + data + " " + style + " notitle";
     if (!plot.annotate) return out + "\n";
     const std::string font = " font '," + std::to_string(L.value_font) + "' notitle";
-    return out + ", \\\n     '' using 1:2:($3 < threshold ? sprintf('%.2f', $3) : '') with labels tc rgb '#FFFFFF'" + font +
-           ", \\\n     '' using 1:2:($3 >= threshold ? sprintf('%.2f', $3) : '') with labels tc rgb '#000000'" + font + "\n";
+    const std::string value = "sprintf('%.2f', $3)";
+    const std::string next = ", \\\n     '' using 1:2:";
+    return out + next + "($3 < threshold ? " + value + " : '') with labels tc rgb '#FFFFFF'" + font +
+           next + "($3 >= threshold ? " + value + " : '') with labels tc rgb '#000000'" + font + "\n";
 }
 
 std::string heatmap_data(const Heatmap& plot) {
@@ -729,10 +761,12 @@ int xterm_colour(std::uint32_t rgb) {
 std::uint32_t viridis_at(double t) {
     std::size_t k = 1;
     while (k + 1 < viridis.size() && viridis[k].first < t) ++k;
-    const double f = std::clamp((t - viridis[k - 1].first) / (viridis[k].first - viridis[k - 1].first), 0.0, 1.0);
+    const auto& [t0, below] = viridis[k - 1];
+    const auto& [t1, above] = viridis[k];
+    const double f = std::clamp((t - t0) / (t1 - t0), 0.0, 1.0);
     std::uint32_t out = 0;
     for (int shift = 16; shift >= 0; shift -= 8) {
-        const double a = (viridis[k - 1].second >> shift) & 0xFF, b = (viridis[k].second >> shift) & 0xFF;
+        const double a = (below >> shift) & 0xFF, b = (above >> shift) & 0xFF;
         out |= static_cast<std::uint32_t>(std::lround(a + f * (b - a))) << shift;
     }
     return out;
@@ -753,6 +787,7 @@ std::string preview_cell(double value, double lo, double hi, bool colour) {
 
 // Column labels written downwards, one glyph per two-column cell, at most 6 lines.
 std::vector<std::string> preview_column_labels(const std::vector<std::string>& labels, std::size_t shown) {
+    if (labels.empty()) return {};
     std::vector<std::vector<Glyph>> columns;
     std::size_t depth = 0;
     for (std::size_t j = 0; j < shown; ++j) {
@@ -788,12 +823,14 @@ std::string preview_scale(const Heatmap& plot, double lo, double hi, bool colour
     std::string ramp;
     for (std::size_t k = 0; k < shades.size(); ++k)
         ramp += preview_cell(lo + (hi - lo) * (static_cast<double>(k) + 0.5) / 5.0, lo, hi, colour);
-    std::string line = "scale: " + short_number(lo) + " [" + ramp + (colour ? "\x1b[0m" : "") + "] " + short_number(hi);
+    std::string line =
+        "scale: " + short_number(lo) + " [" + ramp + (colour ? "\x1b[0m" : "") + "] " + short_number(hi);
     if (!plot.colorbar_label.empty()) line += "  (" + plot.colorbar_label + ")";
     if (std::any_of(plot.values.begin(), plot.values.end(), [](double v) { return !std::isfinite(v); }))
         line += "  ·· = not a number";
     if (shown < plot.values.shape(1))
-        line += "  [columns 0-" + std::to_string(shown - 1) + " of " + std::to_string(plot.values.shape(1)) + " shown]";
+        line += "  [columns 0-" + std::to_string(shown - 1) + " of " + std::to_string(plot.values.shape(1)) +
+                " shown]";
     return line;
 }
 
@@ -811,9 +848,10 @@ Files save(const LinePlot& plot, const std::filesystem::path& dir, const std::st
     check_line_plot(plot);
     ensure_directory(dir);
     write_text_atomically(dir / (name + ".dat"), line_plot_data(plot));
-    const std::string script = script_head("Line plot '" + plot.title + "'", name,
-                                           "Data: " + name + ".dat (columns x y; one block per series)", 900, 600) +
-                               line_plot_settings(plot) + line_plot_command(plot, name) + script_tail(name, 900, 600);
+    const std::string data_note = "Data: " + name + ".dat (columns x y; one block per series)";
+    const std::string script = script_head("Line plot '" + plot.title + "'", name, data_note, 900, 600) +
+                               line_plot_settings(plot) + line_plot_command(plot, name) +
+                               script_tail(name, 900, 600);
     return write_and_render(dir, name, script);
 }
 
@@ -823,10 +861,11 @@ Files save(const RegionPlot& plot, const std::filesystem::path& dir, const std::
     ensure_directory(dir);
     write_text_atomically(dir / (name + "_grid.dat"), region_grid_data(plot));
     write_text_atomically(dir / (name + "_points.dat"), region_points_data(plot));
-    const std::string script = script_head("Decision regions '" + plot.title + "'", name,
-                                           "Data: " + name + "_grid.dat (x y predicted_class), " + name +
-                                               "_points.dat (x y class)", 1000, 720) +
-                               region_settings(plot) + region_command(plot, name) + script_tail(name, 1000, 720);
+    const std::string data_note = "Data: " + name + "_grid.dat (x y predicted_class), " + name +
+                                  "_points.dat (x y class)";
+    const std::string what = "Decision regions '" + plot.title + "'";
+    const std::string script = script_head(what, name, data_note, 1000, 720) + region_settings(plot) +
+                               region_command(plot, name) + script_tail(name, 1000, 720);
     return write_and_render(dir, name, script);
 }
 
@@ -838,15 +877,18 @@ Files save(const Heatmap& plot, const std::filesystem::path& dir, const std::str
     HeatmapLayout layout = heatmap_layout(plot);
     fit_canvas(plot, layout);
     const auto [lo, hi] = colour_range(plot);
+    const std::string data_note = "Data: " + name + ".dat (columns: column row value)";
     const std::string script =
-        script_head("Heatmap '" + plot.title + "'", name, "Data: " + name + ".dat (columns: column row value)",
-                    layout.width, layout.height) +
-        titles(plot.title, plot.xlabel, plot.ylabel) + heatmap_frame(plot, layout) + heatmap_tics(plot, layout) +
-        heatmap_separators(plot) + heatmap_palette(plot, lo, hi) + heatmap_command(plot, name, layout, true) +
+        script_head("Heatmap '" + plot.title + "'", name, data_note, layout.width, layout.height) +
+        titles(plot.title, plot.xlabel, plot.ylabel) + heatmap_frame(plot, layout) +
+        heatmap_tics(plot, layout) + heatmap_separators(plot) + heatmap_palette(plot, lo, hi) +
+        heatmap_command(plot, name, layout, true) +
         script_tail(name, layout.width, layout.height, heatmap_command(plot, name, layout, false));
     return write_and_render(dir, name, script);
 }
 
+// Rows first (label, then one two-column cell per value), then the column labels, then the
+// scale. Row labels take at most 12 columns; columns that do not fit in max_width are dropped.
 std::string preview(const Heatmap& plot, bool colour, std::size_t max_width) {
     check_heatmap("attn::plot::preview", plot);
     const std::size_t rows = plot.values.shape(0), cols = plot.values.shape(1);
@@ -856,8 +898,10 @@ std::string preview(const Heatmap& plot, bool colour, std::size_t max_width) {
     for (const std::string& label : row_labels) label_w = std::max(label_w, display_width(label));
     label_w = std::min({label_w, std::size_t{12}, std::max<std::size_t>(1, max_width / 3)});
     const std::size_t room = max_width > label_w + 1 ? max_width - label_w - 1 : 0;
-    const std::size_t shown = 2 * cols <= room ? cols : std::max<std::size_t>(1, room > 2 ? (room - 2) / 2 : 0);
-    std::string out = plot.title.empty() ? "" : plot.title + "\n";
+    // Two columns per cell; when they do not all fit, keep two more for the " …" marker.
+    const std::size_t shown =
+        2 * cols <= room ? cols : std::max<std::size_t>(1, room > 2 ? (room - 2) / 2 : 0);
+    std::string out = plot.title.empty() ? "" : fit_label(plot.title, max_width, false) + "\n";
     for (std::size_t i = 0; i < rows; ++i) {
         out += fit_label(row_labels[i], label_w, true) + " ";
         for (std::size_t j = 0; j < shown; ++j) out += preview_cell(plot.values(i, j), lo, hi, colour);
@@ -865,8 +909,9 @@ std::string preview(const Heatmap& plot, bool colour, std::size_t max_width) {
     }
     const std::string indent(label_w + 1, ' ');
     const auto trimmed = [](std::string line) { return line.erase(line.find_last_not_of(' ') + 1); };
-    if (plot.x_tick_labels.empty()) out += indent + trimmed(preview_column_ruler(shown)) + "\n";
-    else for (const std::string& line : preview_column_labels(plot.x_tick_labels, shown)) out += trimmed(indent + line) + "\n";
+    if (plot.x_tick_labels.empty()) out += trimmed(indent + preview_column_ruler(shown)) + "\n";
+    for (const std::string& line : preview_column_labels(plot.x_tick_labels, shown))
+        out += trimmed(indent + line) + "\n";
     return out + preview_scale(plot, lo, hi, colour, shown) + "\n";
 }
 

@@ -7,6 +7,7 @@
 #include <xtensor/xview.hpp>
 
 #include <cstddef>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 
@@ -15,6 +16,10 @@ namespace attn {
 template <class T> using Vector = xt::xtensor<T, 1>;
 template <class T> using Matrix = xt::xtensor<T, 2>;
 template <class T> using Tensor3 = xt::xtensor<T, 3>;
+
+// Token ids and lengths: (batch, seq_len) matrices of ids, (batch) vectors of valid lengths.
+using IndexVector = xt::xtensor<std::int64_t, 1>;
+using IndexMatrix = xt::xtensor<std::int64_t, 2>;
 
 // Thrown by an exercise whose body is still the stub. Its message names the exercise and
 // the learner's file: "not implemented yet: exercise 00.1 in exercises/00_foundations/softmax.cpp".

@@ -17,6 +17,7 @@ struct CourseReporter : public doctest::IReporter {
     std::vector<std::string> subcases;    // the property being checked right now
     std::vector<std::string> details;     // what to print under a failing test case
     int failures_shown = 0;
+    std::string last_property;
     bool not_implemented = false;
     std::string exception_text;
 
@@ -30,6 +31,7 @@ struct CourseReporter : public doctest::IReporter {
         subcases.clear();
         details.clear();
         failures_shown = 0;
+        last_property.clear();
         not_implemented = false;
         exception_text.clear();
     }
@@ -61,7 +63,8 @@ struct CourseReporter : public doctest::IReporter {
 
     void remember_failure(const std::string& where, const std::string& what) {
         if (++failures_shown > 2) return;   // the first failures say it all; more is noise
-        details.push_back("property: " + property());
+        if (property() != last_property) details.push_back("property: " + property());
+        last_property = property();
         details.push_back("check:    " + where);
         std::istringstream lines(what);
         for (std::string line; std::getline(lines, line);)
