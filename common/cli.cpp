@@ -142,7 +142,9 @@ std::string CommandLine::help() const {
         std::string left = "  --" + entry.name + (entry.takes_value ? " " + entry.value_name : "");
         left.resize(std::max<std::size_t>(left.size() + 2, 22), ' ');
         text << left << entry.help;
-        if (entry.takes_value && !entry.default_text.empty()) text << " (default: " << entry.default_text << ")";
+        const bool says_default = entry.help.find("default") != std::string::npos;
+        if (entry.takes_value && !entry.default_text.empty() && !says_default)
+            text << " (default: " << entry.default_text << ")";
         text << "\n";
     }
     text << "  --help              show this help\n";

@@ -1,0 +1,39 @@
+// Small helpers shared by the ops' forward and backward code (not part of the learner's API).
+#pragma once
+#include "common/autodiff/var.hpp"
+
+#include <stdexcept>
+#include <string>
+
+namespace attn::kernels {
+
+// A tensor seen as (outer, length, inner) around one axis: every axis before it folded into
+// `outer`, every axis after it into `inner`. Most ops along one axis are three loops over this.
+struct AxisView {
+    std::size_t outer = 1, length = 1, inner = 1;
+};
+AxisView around_axis(const Shape& shape, std::size_t axis);
+
+template <class T> Shape shape_of(const Array<T>& a) { return Shape(a.shape().begin(), a.shape().end()); }
+
+// An uninitialised array of the given shape (every entry is written before it is read).
+template <class T> Array<T> empty_array(const Shape& shape) { return Array<T>::from_shape(shape); }
+
+// The node's gradient buffer, allocated as zeros on first use, for ops that add into part of it.
+template <class T> Array<T>& grad_buffer(Node<T>& node) {
+    if (node.grad.size() == 0) node.grad = xt::zeros<T>(node.value.shape());
+    return node.grad;
+}
+
+// The shape two shapes broadcast to (NumPy rules); throws std::invalid_argument naming `op`.
+Shape broadcast_shapes(const Shape& a, const Shape& b, const char* op);
+
+// Sums g over the axes along which a tensor of `shape` was broadcast to g's shape.
+template <class T> Array<T> sum_to_shape(const Array<T>& g, const Shape& shape);
+
+// a broadcast to `shape` and materialized (a copy only when the shapes differ).
+template <class T> Array<T> broadcast_to(const Array<T>& a, const Shape& shape);
+
+std::string axis_error(const char* op, std::size_t axis, const Shape& shape);
+
+}  // namespace attn::kernels

@@ -1,0 +1,203 @@
+// Element-wise ops with NumPy broadcasting, and their gradients (see ops.hpp).
+#include "common/autodiff/kernels.hpp"
+#include "common/autodiff/ops.hpp"
+
+#include <cmath>
+
+namespace attn {
+
+using kernels::broadcast_to;
+using kernels::shape_of;
+using kernels::sum_to_shape;
+
+namespace {
+
+// out = f(a, b) element-wise over the broadcast shape. The common cases (same shape, a
+// scalar, a bias along the last axes) run as flat loops; anything else is broadcast first.
+// True when `small` lines up with the last axes of `full`, so it repeats every small.size() entries.
+bool repeats_within(const Shape& small, std::size_t small_size, const Shape& full) {
+    return small_size == 1 || (small.size() <= full.size() &&
+                               std::equal(small.begin(), small.end(), full.end() - static_cast<std::ptrdiff_t>(small.size())));
+}
+
+// out = f(a, b) element-wise over the broadcast shape. The common cases (same shape, a
+// scalar, a bias along the last axes) run as flat loops; anything else is broadcast first.
+template <class T, class F>
+Array<T> apply_binary(const Array<T>& a, const Array<T>& b, const char* op, F f) {
+    const Shape sa = shape_of(a), sb = shape_of(b);
+    const Shape out_shape = kernels::broadcast_shapes(sa, sb, op);
+    Array<T> out = kernels::empty_array<T>(out_shape);
+    T* o = out.data();
+    const std::size_t n = out.size(), m_a = a.size(), m_b = b.size();
+    const T* x = a.data();
+    const T* y = b.data();
+    if (n == 0) return out;
+    if (sa == out_shape && repeats_within(sb, m_b, out_shape)) {
+        for (std::size_t start = 0; start < n; start += m_b)   // b repeats along the rows
+            for (std::size_t j = 0; j < m_b; ++j) o[start + j] = f(x[start + j], y[j]);
+    } else if (sb == out_shape && repeats_within(sa, m_a, out_shape)) {
+        for (std::size_t start = 0; start < n; start += m_a)
+            for (std::size_t j = 0; j < m_a; ++j) o[start + j] = f(x[j], y[start + j]);
+    } else {
+        const Array<T> A = broadcast_to(a, out_shape), B = broadcast_to(b, out_shape);
+        for (std::size_t k = 0; k < n; ++k) o[k] = f(A.data()[k], B.data()[k]);
+    }
+    return out;
+}
+
+template <class T, class F>
+Array<T> apply_unary(const Array<T>& a, F f) {
+    Array<T> out = kernels::empty_array<T>(shape_of(a));
+    const T* x = a.data();
+    T* o = out.data();
+    for (std::size_t k = 0; k < a.size(); ++k) o[k] = f(x[k]);
+    return out;
+}
+
+// Adds g, summed back to the input's shape, into an input that wants a gradient.
+template <class T>
+void add_grad(Node<T>& input, const Array<T>& g) {
+    if (input.requires_grad) accumulate_grad(input, sum_to_shape(g, shape_of(input.value)));
+}
+
+}  // namespace
+
+template <class T>
+Var<T> operator+(const Var<T>& a, const Var<T>& b) {
+    Array<T> out = apply_binary(a.value(), b.value(), "add", [](T x, T y) { return x + y; });
+    return record_op<T>("add", std::move(out), {a, b}, [](Node<T>& self) {
+        // out = a + b:  da = dout, db = dout (each summed over its broadcast axes)
+        add_grad(*self.inputs[0], self.grad);
+        add_grad(*self.inputs[1], self.grad);
+    });
+}
+
+template <class T>
+Var<T> operator-(const Var<T>& a, const Var<T>& b) {
+    Array<T> out = apply_binary(a.value(), b.value(), "sub", [](T x, T y) { return x - y; });
+    return record_op<T>("sub", std::move(out), {a, b}, [](Node<T>& self) {
+        // out = a - b:  da = dout, db = -dout
+        add_grad(*self.inputs[0], self.grad);
+        if (self.inputs[1]->requires_grad) add_grad(*self.inputs[1], Array<T>(-self.grad));
+    });
+}
+
+template <class T>
+Var<T> operator*(const Var<T>& a, const Var<T>& b) {
+    Array<T> out = apply_binary(a.value(), b.value(), "mul", [](T x, T y) { return x * y; });
+    return record_op<T>("mul", std::move(out), {a, b}, [](Node<T>& self) {
+        Node<T>& na = *self.inputs[0];
+        Node<T>& nb = *self.inputs[1];
+        const auto times = [](T x, T y) { return x * y; };
+        // out = a * b:  da = dout * b, db = dout * a
+        if (na.requires_grad) add_grad(na, apply_binary(self.grad, nb.value, "mul", times));
+        if (nb.requires_grad) add_grad(nb, apply_binary(self.grad, na.value, "mul", times));
+    });
+}
+
+template <class T>
+Var<T> operator/(const Var<T>& a, const Var<T>& b) {
+    Array<T> out = apply_binary(a.value(), b.value(), "div", [](T x, T y) { return x / y; });
+    return record_op<T>("div", std::move(out), {a, b}, [](Node<T>& self) {
+        Node<T>& na = *self.inputs[0];
+        Node<T>& nb = *self.inputs[1];
+        const Array<T> g_over_b = apply_binary(self.grad, nb.value, "div", [](T x, T y) { return x / y; });
+        // out = a / b:  da = dout / b,  db = -dout * a / b^2 = -(dout / b) * out
+        if (na.requires_grad) add_grad(na, g_over_b);
+        if (nb.requires_grad) add_grad(nb, apply_binary(g_over_b, self.value, "div", [](T x, T y) { return -x * y; }));
+    });
+}
+
+template <class T>
+Var<T> operator-(const Var<T>& a) {
+    return record_op<T>("neg", apply_unary(a.value(), [](T x) { return -x; }), {a}, [](Node<T>& self) {
+        accumulate_grad(*self.inputs[0], apply_unary(self.grad, [](T g) { return -g; }));   // out = -a
+    });
+}
+
+// Scalar forms: the scalar is a constant, so only the tensor gets a gradient.
+template <class T>
+Var<T> operator+(const Var<T>& a, Scalar<T> s) {
+    return record_op<T>("add_scalar", apply_unary(a.value(), [s](T x) { return x + s; }), {a},
+                        [](Node<T>& self) { accumulate_grad(*self.inputs[0], self.grad); });
+}
+template <class T> Var<T> operator+(Scalar<T> s, const Var<T>& a) { return a + s; }
+template <class T> Var<T> operator-(const Var<T>& a, Scalar<T> s) { return a + (-s); }
+template <class T> Var<T> operator-(Scalar<T> s, const Var<T>& a) { return (-a) + s; }
+
+template <class T>
+Var<T> operator*(const Var<T>& a, Scalar<T> s) {
+    return record_op<T>("mul_scalar", apply_unary(a.value(), [s](T x) { return x * s; }), {a}, [s](Node<T>& self) {
+        accumulate_grad(*self.inputs[0], apply_unary(self.grad, [s](T g) { return g * s; }));   // out = s a
+    });
+}
+template <class T> Var<T> operator*(Scalar<T> s, const Var<T>& a) { return a * s; }
+template <class T> Var<T> operator/(const Var<T>& a, Scalar<T> s) { return a * (T(1) / s); }
+
+// ---- Unary functions: each backward uses the saved output where that is cheapest --------
+
+template <class T>
+Var<T> tanh(const Var<T>& x) {
+    return record_op<T>("tanh", apply_unary(x.value(), [](T v) { return std::tanh(v); }), {x}, [](Node<T>& self) {
+        // y = tanh(x):  dx = dy * (1 - y^2)
+        accumulate_grad(*self.inputs[0], apply_binary(self.grad, self.value, "tanh", [](T g, T y) { return g * (1 - y * y); }));
+    });
+}
+
+template <class T>
+Var<T> sigmoid(const Var<T>& x) {
+    const auto logistic = [](T v) { return v >= 0 ? 1 / (1 + std::exp(-v)) : std::exp(v) / (1 + std::exp(v)); };
+    return record_op<T>("sigmoid", apply_unary(x.value(), logistic), {x}, [](Node<T>& self) {
+        // y = 1 / (1 + exp(-x)):  dx = dy * y (1 - y)
+        accumulate_grad(*self.inputs[0], apply_binary(self.grad, self.value, "sigmoid", [](T g, T y) { return g * y * (1 - y); }));
+    });
+}
+
+template <class T>
+Var<T> relu(const Var<T>& x) {
+    return record_op<T>("relu", apply_unary(x.value(), [](T v) { return v > 0 ? v : T(0); }), {x}, [](Node<T>& self) {
+        // y = max(x, 0):  dx = dy where y > 0
+        accumulate_grad(*self.inputs[0], apply_binary(self.grad, self.value, "relu", [](T g, T y) { return y > 0 ? g : T(0); }));
+    });
+}
+
+template <class T>
+Var<T> exp(const Var<T>& x) {
+    return record_op<T>("exp", apply_unary(x.value(), [](T v) { return std::exp(v); }), {x}, [](Node<T>& self) {
+        // y = exp(x):  dx = dy * y
+        accumulate_grad(*self.inputs[0], apply_binary(self.grad, self.value, "exp", [](T g, T y) { return g * y; }));
+    });
+}
+
+template <class T>
+Var<T> log(const Var<T>& x) {
+    return record_op<T>("log", apply_unary(x.value(), [](T v) { return std::log(v); }), {x}, [](Node<T>& self) {
+        // y = log(x):  dx = dy / x
+        Node<T>& in = *self.inputs[0];
+        accumulate_grad(in, apply_binary(self.grad, in.value, "log", [](T g, T v) { return g / v; }));
+    });
+}
+
+// ---- instantiations: do not edit ----
+#define ATTN_INSTANTIATE(T)                                                                   \
+    template Var<T> operator+(const Var<T>&, const Var<T>&);                                 \
+    template Var<T> operator-(const Var<T>&, const Var<T>&);                                 \
+    template Var<T> operator*(const Var<T>&, const Var<T>&);                                 \
+    template Var<T> operator/(const Var<T>&, const Var<T>&);                                 \
+    template Var<T> operator-(const Var<T>&);                                                \
+    template Var<T> operator+(const Var<T>&, Scalar<T>);                                     \
+    template Var<T> operator+(Scalar<T>, const Var<T>&);                                     \
+    template Var<T> operator-(const Var<T>&, Scalar<T>);                                     \
+    template Var<T> operator-(Scalar<T>, const Var<T>&);                                     \
+    template Var<T> operator*(const Var<T>&, Scalar<T>);                                     \
+    template Var<T> operator*(Scalar<T>, const Var<T>&);                                     \
+    template Var<T> operator/(const Var<T>&, Scalar<T>);                                     \
+    template Var<T> tanh(const Var<T>&);                                                     \
+    template Var<T> sigmoid(const Var<T>&);                                                  \
+    template Var<T> relu(const Var<T>&);                                                     \
+    template Var<T> exp(const Var<T>&);                                                      \
+    template Var<T> log(const Var<T>&);
+ATTN_INSTANTIATE(float)
+ATTN_INSTANTIATE(double)
+
+}  // namespace attn

@@ -1,0 +1,95 @@
+// Matrix products and their gradients, all through BLAS gemm (see ops.hpp).
+#include "common/autodiff/blas.hpp"
+#include "common/autodiff/kernels.hpp"
+#include "common/autodiff/ops.hpp"
+
+namespace attn {
+
+using kernels::grad_buffer;
+
+namespace {
+
+struct GemmShape {
+    std::size_t M, N, K;   // op(A): (M, K), op(B): (K, N)
+};
+
+// Reads M, N, K off A (..., M, K) or A^T, and B (K, N) or B^T; throws naming the shapes.
+GemmShape matmul_shape(const Shape& a, const Shape& b, bool transpose_a, bool transpose_b) {
+    const bool ok_rank = b.size() == 2 && a.size() >= 2 && (!transpose_a || a.size() == 2);
+    if (ok_rank) {
+        std::size_t rows = 1;
+        for (std::size_t d = 0; d + 1 < a.size(); ++d) rows *= a[d];
+        const std::size_t M = transpose_a ? a[1] : rows, K = transpose_a ? a[0] : a.back();
+        const std::size_t K_b = transpose_b ? b[1] : b[0], N = transpose_b ? b[0] : b[1];
+        if (K == K_b) return {M, N, K};
+    }
+    throw std::invalid_argument("matmul: cannot multiply A " + shape_string(a) + (transpose_a ? "^T" : "") + " by B " +
+                                shape_string(b) + (transpose_b ? "^T" : "") +
+                                " (A is (..., M, K), or (K, M) when transposed; B is (K, N) or (N, K))");
+}
+
+// The gradients of C = op(A) op(B) for one gemm, added into dA and dB (beta = 1):
+//   d op(A) = dC op(B)^T,   d op(B) = op(A)^T dC.
+template <class T>
+void gemm_backward(bool ta, bool tb, const GemmShape& s, const T* A, const T* B, const T* dC, T* dA, T* dB) {
+    if (dA) {
+        if (!ta) blas::gemm<T>(false, !tb, s.M, s.K, s.N, T(1), dC, B, T(1), dA);   // dA = dC op(B)^T   (M, K)
+        else blas::gemm<T>(tb, true, s.K, s.M, s.N, T(1), B, dC, T(1), dA);         // dA = op(B) dC^T   (K, M)
+    }
+    if (dB) {
+        if (!tb) blas::gemm<T>(!ta, false, s.K, s.N, s.M, T(1), A, dC, T(1), dB);   // dB = op(A)^T dC   (K, N)
+        else blas::gemm<T>(true, ta, s.N, s.K, s.M, T(1), dC, A, T(1), dB);         // dB = dC^T op(A)   (N, K)
+    }
+}
+
+}  // namespace
+
+template <class T>
+Var<T> matmul(const Var<T>& A, const Var<T>& B, bool transpose_a, bool transpose_b) {
+    const GemmShape s = matmul_shape(A.shape(), B.shape(), transpose_a, transpose_b);
+    Shape out_shape = A.shape();
+    if (transpose_a) out_shape = {s.M, s.N};
+    else out_shape.back() = s.N;
+    Array<T> C = kernels::empty_array<T>(out_shape);   // (..., M, N)
+    blas::gemm<T>(transpose_a, transpose_b, s.M, s.N, s.K, T(1), A.value().data(), B.value().data(), T(0), C.data());
+    return record_op<T>("matmul", std::move(C), {A, B}, [=](Node<T>& self) {
+        Node<T>& a = *self.inputs[0];
+        Node<T>& b = *self.inputs[1];
+        // C = op(A) op(B)
+        gemm_backward<T>(transpose_a, transpose_b, s, a.value.data(), b.value.data(), self.grad.data(),
+                         a.requires_grad ? grad_buffer(a).data() : nullptr,
+                         b.requires_grad ? grad_buffer(b).data() : nullptr);
+    });
+}
+
+template <class T>
+Var<T> bmm(const Var<T>& A, const Var<T>& B, bool transpose_a, bool transpose_b) {
+    if (A.dim() != 3 || B.dim() != 3 || A.shape(0) != B.shape(0))
+        throw std::invalid_argument("bmm: expected A (batch, M, K) and B (batch, K, N), got " +
+                                    shape_string(A.shape()) + " and " + shape_string(B.shape()));
+    const std::size_t batch = A.shape(0);
+    const GemmShape s = matmul_shape({A.shape(1), A.shape(2)}, {B.shape(1), B.shape(2)}, transpose_a, transpose_b);
+    Array<T> C = kernels::empty_array<T>({batch, s.M, s.N});   // (batch, M, N)
+    const std::size_t a_step = s.M * s.K, b_step = s.K * s.N, c_step = s.M * s.N;
+    for (std::size_t i = 0; i < batch; ++i)
+        blas::gemm<T>(transpose_a, transpose_b, s.M, s.N, s.K, T(1), A.value().data() + i * a_step,
+                      B.value().data() + i * b_step, T(0), C.data() + i * c_step);
+    return record_op<T>("bmm", std::move(C), {A, B}, [=](Node<T>& self) {
+        Node<T>& a = *self.inputs[0];
+        Node<T>& b = *self.inputs[1];
+        T* dA = a.requires_grad ? grad_buffer(a).data() : nullptr;
+        T* dB = b.requires_grad ? grad_buffer(b).data() : nullptr;
+        for (std::size_t i = 0; i < batch; ++i)   // C[i] = op(A[i]) op(B[i])
+            gemm_backward<T>(transpose_a, transpose_b, s, a.value.data() + i * a_step, b.value.data() + i * b_step,
+                             self.grad.data() + i * c_step, dA ? dA + i * a_step : nullptr,
+                             dB ? dB + i * b_step : nullptr);
+    });
+}
+
+// ---- instantiations: do not edit ----
+template Var<float> matmul(const Var<float>&, const Var<float>&, bool, bool);
+template Var<double> matmul(const Var<double>&, const Var<double>&, bool, bool);
+template Var<float> bmm(const Var<float>&, const Var<float>&, bool, bool);
+template Var<double> bmm(const Var<double>&, const Var<double>&, bool, bool);
+
+}  // namespace attn

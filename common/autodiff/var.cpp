@@ -1,0 +1,182 @@
+// The tape: leaves, recorded ops, and the backward pass (see var.hpp).
+#include "common/autodiff/var.hpp"
+
+#include <stdexcept>
+#include <unordered_set>
+
+namespace attn {
+
+namespace {
+thread_local bool grad_mode = true;
+
+template <class T>
+Node<T>& checked(const std::shared_ptr<Node<T>>& node, const char* what) {
+    if (!node) throw std::invalid_argument(std::string(what) + ": the Var is empty (default-constructed)");
+    return *node;
+}
+}  // namespace
+
+bool grad_enabled() { return grad_mode; }
+NoGradGuard::NoGradGuard() : previous_(grad_mode) { grad_mode = false; }
+NoGradGuard::~NoGradGuard() { grad_mode = previous_; }
+
+std::string shape_string(const Shape& shape) {
+    std::string text = "(";
+    for (std::size_t i = 0; i < shape.size(); ++i) text += (i ? ", " : "") + std::to_string(shape[i]);
+    return text + (shape.size() == 1 ? ",)" : ")");
+}
+
+template <class T>
+std::string shape_string(const Array<T>& a) {
+    return shape_string(Shape(a.shape().begin(), a.shape().end()));
+}
+
+template <class T>
+Var<T>::Var(Array<T> value, bool requires_grad) : node_(std::make_shared<Node<T>>()) {
+    node_->value = std::move(value);
+    node_->requires_grad = requires_grad;
+}
+
+template <class T> const Array<T>& Var<T>::value() const { return checked(node_, "Var::value").value; }
+template <class T> Array<T>& Var<T>::value() { return checked(node_, "Var::value").value; }
+template <class T> const Array<T>& Var<T>::grad() const { return checked(node_, "Var::grad").grad; }
+template <class T> bool Var<T>::has_grad() const { return node_ && node_->grad.size() > 0; }
+template <class T> void Var<T>::zero_grad() const { checked(node_, "Var::zero_grad").grad = no_gradient<T>(); }
+template <class T> bool Var<T>::requires_grad() const { return node_ && node_->requires_grad; }
+template <class T> std::size_t Var<T>::dim() const { return value().dimension(); }
+template <class T> std::size_t Var<T>::size() const { return value().size(); }
+
+template <class T>
+std::size_t Var<T>::shape(std::size_t axis) const {
+    if (axis >= dim())
+        throw std::out_of_range("Var::shape: axis " + std::to_string(axis) + " of a tensor of shape " +
+                                shape_string(value()));
+    return value().shape(axis);
+}
+
+template <class T> Shape Var<T>::shape() const { return Shape(value().shape().begin(), value().shape().end()); }
+
+template <class T>
+T Var<T>::item() const {
+    if (size() != 1) throw std::invalid_argument("Var::item: expected one element, got shape " + shape_string(value()));
+    return value().flat(0);
+}
+
+template <class T> Var<T> parameter(Array<T> value) { return Var<T>(std::move(value), true); }
+template <class T> Var<T> constant(Array<T> value) { return Var<T>(std::move(value), false); }
+
+template <class T>
+void accumulate_grad(Node<T>& node, Array<T>&& g) {
+    if (node.grad.size() == 0) {
+        node.grad = std::move(g);
+        return;
+    }
+    if (node.grad.size() != g.size())
+        throw std::logic_error("accumulate_grad: gradient of shape " + shape_string(g) + " for a value of shape " +
+                               shape_string(node.value) + " (op " + node.op + ")");
+    T* out = node.grad.data();
+    const T* in = g.data();
+    for (std::size_t k = 0; k < g.size(); ++k) out[k] += in[k];
+}
+
+template <class T>
+void accumulate_grad(Node<T>& node, const Array<T>& g) {
+    accumulate_grad(node, Array<T>(g));
+}
+
+template <class T>
+Var<T> record_op(const std::string& name, Array<T> value, const std::vector<Var<T>>& inputs,
+                 std::function<void(Node<T>&)> backward) {
+    auto node = std::make_shared<Node<T>>();
+    node->value = std::move(value);
+    node->op = name;
+    bool any = false;
+    for (const Var<T>& input : inputs) any = any || input.requires_grad();
+    // Only record what a backward pass will need: nothing in no-grad mode or for pure data.
+    if (any && grad_mode) {
+        node->requires_grad = true;
+        for (const Var<T>& input : inputs) node->inputs.push_back(input.node());
+        node->backward = std::move(backward);
+    }
+    return Var<T>(node);
+}
+
+template <class T>
+Var<T> custom_op(const std::string& name, Array<T> value, const std::vector<Var<T>>& inputs,
+                 BackwardFunction<T> backward) {
+    const Shape out_shape(value.shape().begin(), value.shape().end());
+    return record_op<T>(name, std::move(value), inputs, [backward, name, out_shape](Node<T>& self) {
+        std::vector<Array<T>> grads = backward(self.grad);
+        if (grads.size() != self.inputs.size())
+            throw std::logic_error("custom op " + name + ": backward returned " + std::to_string(grads.size()) +
+                                   " gradients for " + std::to_string(self.inputs.size()) + " inputs");
+        for (std::size_t i = 0; i < grads.size(); ++i) {
+            Node<T>& input = *self.inputs[i];
+            if (grads[i].size() == 0 || !input.requires_grad) continue;
+            if (!std::equal(grads[i].shape().begin(), grads[i].shape().end(), input.value.shape().begin(),
+                            input.value.shape().end()))
+                throw std::logic_error("custom op " + name + ": gradient " + std::to_string(i) + " has shape " +
+                                       shape_string(grads[i]) + " but its input has shape " +
+                                       shape_string(input.value));
+            accumulate_grad(input, std::move(grads[i]));
+        }
+    });
+}
+
+template <class T>
+void backward(const Var<T>& root, const Array<T>& seed) {
+    Node<T>& top = checked(root.node(), "backward");
+    if (!top.requires_grad) throw std::invalid_argument("backward: nothing to differentiate (no input requires a gradient)");
+    // Order the recorded nodes so each comes after every node that uses it (reverse DFS
+    // post-order). `order` owns them: freeing the tape below must not free a node still to come.
+    std::vector<std::shared_ptr<Node<T>>> order;
+    std::unordered_set<Node<T>*> seen{&top};
+    std::vector<std::pair<std::shared_ptr<Node<T>>, std::size_t>> stack{{root.node(), 0}};
+    while (!stack.empty()) {
+        std::shared_ptr<Node<T>> node = stack.back().first;
+        const std::size_t next_input = stack.back().second++;
+        if (next_input < node->inputs.size()) {
+            const std::shared_ptr<Node<T>>& input = node->inputs[next_input];
+            if (input->requires_grad && !input->inputs.empty() && seen.insert(input.get()).second)
+                stack.push_back({input, 0});
+        } else {
+            order.push_back(node);
+            stack.pop_back();
+        }
+    }
+    accumulate_grad(top, Array<T>(seed));
+    for (auto it = order.rbegin(); it != order.rend(); ++it) {
+        Node<T>& node = **it;   // every node that uses this one has already passed its gradient on
+        if (node.backward && node.grad.size() > 0) node.backward(node);
+        // Free the tape as we go: intermediate values and gradients are no longer needed.
+        node.backward = nullptr;
+        node.inputs.clear();
+        if (&node != &top) node.grad = no_gradient<T>();
+    }
+}
+
+template <class T>
+void backward(const Var<T>& root) {
+    if (root.size() != 1)
+        throw std::invalid_argument("backward: the root must be a single number (a loss), got shape " +
+                                    shape_string(root.value()) + "; pass a seed gradient otherwise");
+    backward(root, Array<T>(xt::ones<T>(root.value().shape())));
+}
+
+// ---- instantiations: do not edit ----
+#define ATTN_INSTANTIATE(T)                                                                          \
+    template class Var<T>;                                                                           \
+    template Var<T> parameter(Array<T>);                                                             \
+    template Var<T> constant(Array<T>);                                                              \
+    template void backward(const Var<T>&);                                                           \
+    template void backward(const Var<T>&, const Array<T>&);                                          \
+    template Var<T> custom_op(const std::string&, Array<T>, const std::vector<Var<T>>&, BackwardFunction<T>); \
+    template Var<T> record_op(const std::string&, Array<T>, const std::vector<Var<T>>&,             \
+                              std::function<void(Node<T>&)>);                                        \
+    template void accumulate_grad(Node<T>&, Array<T>&&);                                             \
+    template void accumulate_grad(Node<T>&, const Array<T>&);                                        \
+    template std::string shape_string(const Array<T>&);
+ATTN_INSTANTIATE(float)
+ATTN_INSTANTIATE(double)
+
+}  // namespace attn

@@ -1,0 +1,114 @@
+// Reverse-mode automatic differentiation: a Var holds a tensor value and, after backward(),
+// the gradient of a scalar loss with respect to it. Every op records how to push a gradient
+// back to its inputs; backward() replays those records from the loss to the leaves.
+// Introduced in chapter 01 (chapter 00 does the same by hand). See common/README.md.
+#pragma once
+#include "common/tensor.hpp"
+
+#include <xtensor/xarray.hpp>
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace attn {
+
+template <class T> using Array = xt::xarray<T>;   // ranks change along the tape, so dynamic rank
+using Shape = std::vector<std::size_t>;
+
+template <class T> struct Node;
+
+// "No gradient here": an array with no entries. (A default xt::xarray is a 0-d scalar with one
+// entry, so it cannot play this role.)
+template <class T> Array<T> no_gradient() { return Array<T>::from_shape({0}); }
+
+template <class T>
+class Var {
+public:
+    Var() = default;   // an empty handle; most functions refuse it
+    // A leaf holding `value`. Parameters are leaves with requires_grad = true.
+    explicit Var(Array<T> value, bool requires_grad = false);
+    explicit Var(std::shared_ptr<Node<T>> node) : node_(std::move(node)) {}
+
+    const Array<T>& value() const;
+    Array<T>& value();                      // optimizers update parameters in place
+    const Array<T>& grad() const;           // empty until backward() reaches this Var
+    bool has_grad() const;
+    void zero_grad() const;                 // forget the gradient (before the next backward)
+    bool requires_grad() const;
+
+    std::size_t dim() const;                // rank
+    std::size_t shape(std::size_t axis) const;
+    Shape shape() const;
+    std::size_t size() const;
+    T item() const;                         // the value of a one-element Var
+    bool defined() const { return node_ != nullptr; }
+    const std::shared_ptr<Node<T>>& node() const { return node_; }
+
+private:
+    std::shared_ptr<Node<T>> node_;
+};
+
+template <class T>
+struct Node {
+    Array<T> value;
+    Array<T> grad = no_gradient<T>();       // allocated when the first gradient arrives
+    bool requires_grad = false;
+    std::string op = "leaf";                // which op made it, for messages
+    std::vector<std::shared_ptr<Node<T>>> inputs;
+    // Reads this node's grad and adds each input's share to that input's grad.
+    std::function<void(Node<T>&)> backward;
+};
+
+// A leaf that gradients flow into (a weight) and one they do not (data).
+template <class T> Var<T> parameter(Array<T> value);
+template <class T> Var<T> constant(Array<T> value);
+
+// Computes d root / d v for every Var v that root depends on and that requires a gradient,
+// adding it to v.grad(). root must have exactly one element (a loss), unless `seed` (the
+// gradient of something downstream with respect to root) is given. The graph is freed.
+template <class T> void backward(const Var<T>& root);
+template <class T> void backward(const Var<T>& root, const Array<T>& seed);
+
+// ---- Writing a differentiable op --------------------------------------------------------
+// The API for an op with a hand-written backward: give the forward value, the inputs and a
+// function that maps the output's gradient to one gradient per input (in order;
+// no_gradient<T>() means "no gradient for this input"). Chapter 00's softmax is registered this way.
+template <class T>
+using BackwardFunction = std::function<std::vector<Array<T>>(const Array<T>& grad_output)>;
+
+template <class T>
+Var<T> custom_op(const std::string& name, Array<T> value, const std::vector<Var<T>>& inputs,
+                 BackwardFunction<T> backward);
+
+// The lower-level form the toolkit's ops use: `backward` adds into the inputs' grads itself
+// (with accumulate_grad), which saves a temporary per input.
+template <class T>
+Var<T> record_op(const std::string& name, Array<T> value, const std::vector<Var<T>>& inputs,
+                 std::function<void(Node<T>&)> backward);
+
+// node.grad += g, allocating on first use (g is moved in when possible).
+template <class T> void accumulate_grad(Node<T>& node, Array<T>&& g);
+template <class T> void accumulate_grad(Node<T>& node, const Array<T>& g);
+
+// ---- No-grad mode -----------------------------------------------------------------------
+// While a NoGradGuard lives, ops record nothing: for evaluation and greedy decoding, where
+// no backward pass follows. Saves the memory and time of the tape.
+class NoGradGuard {
+public:
+    NoGradGuard();
+    ~NoGradGuard();
+    NoGradGuard(const NoGradGuard&) = delete;
+    NoGradGuard& operator=(const NoGradGuard&) = delete;
+
+private:
+    bool previous_;
+};
+bool grad_enabled();
+
+// "(64, 32, 128)", for messages.
+std::string shape_string(const Shape& shape);
+template <class T> std::string shape_string(const Array<T>& a);
+
+}  // namespace attn

@@ -1,0 +1,234 @@
+// Every elementary op of the autodiff, gradient-checked in float64 against central
+// differences (STYLE.md section 8: threshold 1e-7 for one op).
+#include "common/autodiff/ops.hpp"
+#include "common/random.hpp"
+#include "tests/support/check_allclose.hpp"
+#include "tests/support/gradcheck.hpp"
+
+using attn::Var;
+using support::gradcheck;
+using support::random_array;
+using Vars = std::vector<Var<double>>;
+using A = xt::xarray<double>;
+
+namespace {
+constexpr double one_op = 1e-7;    // one op, float64, h = 1e-5
+constexpr double chain = 1e-6;     // several ops in a row
+
+// Entries bounded away from zero (for log and division): 0.5 + |N(0, 1)|.
+A positive(const std::vector<std::size_t>& shape, std::uint64_t seed) { return 0.5 + xt::abs(random_array(shape, seed)); }
+
+#define CHECK_GRADIENT(f, inputs, threshold)                                  \
+    do {                                                                      \
+        const support::GradcheckResult r_ = gradcheck((f), (inputs));         \
+        INFO(r_.report);                                                      \
+        CHECK(r_.worst_error < (threshold));                                  \
+    } while (false)
+}  // namespace
+
+TEST_CASE("autodiff: matrix products match hand values and numerical gradients" * doctest::test_suite("common")) {
+    SUBCASE("a 2x2 product worked by hand") {
+        // [[1, 2], [3, 4]] [[5, 6], [7, 8]] = [[19, 22], [43, 50]]
+        const Var<double> C = attn::matmul(attn::constant<double>(A{{1, 2}, {3, 4}}), attn::constant<double>(A{{5, 6}, {7, 8}}));
+        CHECK_ALLCLOSE(C.value(), A({{19, 22}, {43, 50}}), 0.0, 0.0);
+        const Var<double> Ct = attn::matmul(attn::constant<double>(A{{1, 2}, {3, 4}}), attn::constant<double>(A{{5, 6}, {7, 8}}), true, true);
+        CHECK_ALLCLOSE(Ct.value(), A({{23, 31}, {34, 46}}), 0.0, 0.0);   // A^T B^T = (B A)^T
+    }
+    for (const bool ta : {false, true})
+        for (const bool tb : {false, true}) {
+            CAPTURE(ta);
+            CAPTURE(tb);
+            const A a = random_array(ta ? std::vector<std::size_t>{4, 3} : std::vector<std::size_t>{3, 4}, 1);
+            const A b = random_array(tb ? std::vector<std::size_t>{5, 4} : std::vector<std::size_t>{4, 5}, 2);
+            CHECK_GRADIENT([=](const Vars& v) { return attn::matmul(v[0], v[1], ta, tb); }, (std::vector<A>{a, b}), one_op);
+            const A ba = random_array(ta ? std::vector<std::size_t>{2, 4, 3} : std::vector<std::size_t>{2, 3, 4}, 3);
+            const A bb = random_array(tb ? std::vector<std::size_t>{2, 5, 4} : std::vector<std::size_t>{2, 4, 5}, 4);
+            CHECK_GRADIENT([=](const Vars& v) { return attn::bmm(v[0], v[1], ta, tb); }, (std::vector<A>{ba, bb}), one_op);
+        }
+    SUBCASE("leading axes of A are rows: (2, 3, 4) times (4, 5)") {
+        const std::vector<A> in{random_array({2, 3, 4}, 5), random_array({4, 5}, 6)};
+        CHECK(attn::matmul(attn::constant<double>(in[0]), attn::constant<double>(in[1])).shape() == attn::Shape{2, 3, 5});
+        CHECK_GRADIENT([](const Vars& v) { return attn::matmul(v[0], v[1]); }, in, one_op);
+    }
+    SUBCASE("shapes that do not fit are refused") {
+        CHECK_THROWS_AS(attn::matmul(attn::constant<double>(random_array({3, 4}, 1)), attn::constant<double>(random_array({3, 4}, 2))),
+                        std::invalid_argument);
+        CHECK_THROWS_AS(attn::bmm(attn::constant<double>(random_array({2, 3, 4}, 1)), attn::constant<double>(random_array({3, 4, 5}, 2))),
+                        std::invalid_argument);
+    }
+}
+
+TEST_CASE("autodiff: element-wise ops broadcast and differentiate" * doctest::test_suite("common")) {
+    const std::vector<std::pair<std::vector<std::size_t>, std::vector<std::size_t>>> shapes = {
+        {{3, 4}, {3, 4}}, {{3, 4}, {4}}, {{4}, {3, 4}}, {{3, 1}, {1, 4}}, {{2, 3, 4}, {3, 1}}, {{3, 4}, {1}}};
+    for (const auto& [sa, sb] : shapes) {
+        CAPTURE(attn::shape_string(sa));
+        CAPTURE(attn::shape_string(sb));
+        const std::vector<A> in{random_array(sa, 7), positive(sb, 8)};
+        CHECK_GRADIENT([](const Vars& v) { return v[0] + v[1]; }, in, one_op);
+        CHECK_GRADIENT([](const Vars& v) { return v[0] - v[1]; }, in, one_op);
+        CHECK_GRADIENT([](const Vars& v) { return v[0] * v[1]; }, in, one_op);
+        CHECK_GRADIENT([](const Vars& v) { return v[0] / v[1]; }, in, one_op);
+    }
+    SUBCASE("broadcast values worked by hand") {
+        // [[1], [2]] + [10, 20, 30] = [[11, 21, 31], [12, 22, 32]]
+        const Var<double> sum = attn::constant<double>(A(xt::xtensor<double, 2>{{1.0}, {2.0}})) + attn::constant<double>(A{10, 20, 30});
+        CHECK_ALLCLOSE(sum.value(), A({{11, 21, 31}, {12, 22, 32}}), 0.0, 0.0);
+        CHECK_THROWS_AS(attn::constant<double>(A{1, 2}) + attn::constant<double>(A{1, 2, 3}), std::invalid_argument);
+    }
+    SUBCASE("scalar forms and negation") {
+        const std::vector<A> in{random_array({3, 4}, 9)};
+        CHECK_GRADIENT([](const Vars& v) { return 1.0 - 2.0 * v[0] / 4.0 + 3.0; }, in, chain);
+        CHECK_GRADIENT([](const Vars& v) { return -v[0]; }, in, one_op);
+        CHECK_ALLCLOSE((1.0 - attn::constant<double>(A{0.25, 2})).value(), A({0.75, -1}), 0.0, 0.0);
+    }
+    SUBCASE("unary functions") {
+        const std::vector<A> in{random_array({3, 5}, 10)};
+        CHECK_GRADIENT([](const Vars& v) { return attn::tanh(v[0]); }, in, one_op);
+        CHECK_GRADIENT([](const Vars& v) { return attn::sigmoid(v[0]); }, in, one_op);
+        CHECK_GRADIENT([](const Vars& v) { return attn::relu(v[0]); }, in, one_op);
+        CHECK_GRADIENT([](const Vars& v) { return attn::exp(v[0]); }, in, one_op);
+        CHECK_GRADIENT([](const Vars& v) { return attn::log(v[0]); }, (std::vector<A>{positive({3, 5}, 11)}), one_op);
+        // sigmoid(0) = 0.5, relu(-1) = 0, sigmoid of -800 is 0 and not NaN
+        CHECK_ALLCLOSE(attn::sigmoid(attn::constant<double>(A{0, -800, 800})).value(), A({0.5, 0, 1}), 0.0, 1e-300);
+        CHECK_ALLCLOSE(attn::relu(attn::constant<double>(A{-1, 2})).value(), A({0, 2}), 0.0, 0.0);
+    }
+}
+
+TEST_CASE("autodiff: reductions" * doctest::test_suite("common")) {
+    const std::vector<A> in{random_array({2, 3, 4}, 12)};
+    for (std::size_t axis = 0; axis < 3; ++axis)
+        for (const bool keep : {false, true}) {
+            CAPTURE(axis);
+            CAPTURE(keep);
+            CHECK_GRADIENT([=](const Vars& v) { return attn::sum(v[0], axis, keep); }, in, one_op);
+            CHECK_GRADIENT([=](const Vars& v) { return attn::mean(v[0], axis, keep); }, in, one_op);
+            CHECK_GRADIENT([=](const Vars& v) { return attn::max(v[0], axis, keep); }, in, one_op);
+        }
+    CHECK_GRADIENT([](const Vars& v) { return attn::sum(v[0]); }, in, one_op);
+    CHECK_GRADIENT([](const Vars& v) { return attn::mean(v[0]); }, in, one_op);
+    SUBCASE("values worked by hand") {
+        const Var<double> x = attn::constant<double>(A{{1, 5, 2}, {7, 0, 3}});
+        CHECK_ALLCLOSE(attn::sum(x, 1).value(), A({8, 10}), 0.0, 0.0);
+        CHECK_ALLCLOSE(attn::mean(x, 0, true).value(), A({{4, 2.5, 2.5}}), 0.0, 0.0);
+        CHECK_ALLCLOSE(attn::max(x, 1).value(), A({5, 7}), 0.0, 0.0);
+        CHECK(attn::mean(x).item() == doctest::Approx(3.0));
+        CHECK_THROWS_AS(attn::sum(x, 2), std::invalid_argument);
+    }
+}
+
+TEST_CASE("autodiff: shape ops" * doctest::test_suite("common")) {
+    const std::vector<A> in{random_array({2, 3, 4}, 13)};
+    CHECK_GRADIENT([](const Vars& v) { return attn::reshape(v[0], {6, 4}); }, in, one_op);
+    CHECK_GRADIENT([](const Vars& v) { return attn::permute(v[0], {2, 0, 1}); }, in, one_op);
+    CHECK_GRADIENT([](const Vars& v) { return attn::transpose(v[0], 1, 2); }, in, one_op);
+    CHECK_GRADIENT([](const Vars& v) { return attn::slice(v[0], 1, 1, 3); }, in, one_op);
+    CHECK_GRADIENT([](const Vars& v) { return attn::index_select(v[0], 2, {3, 0, 3, 1}); }, in, one_op);
+    CHECK_GRADIENT([](const Vars& v) { return attn::split(v[0], {1, 3}, 2)[1] * 2.0; }, in, one_op);
+    CHECK_GRADIENT(
+        [](const Vars& v) { return attn::concat<double>({v[0], v[1], v[0]}, 1); },
+        (std::vector<A>{random_array({2, 3, 4}, 14), random_array({2, 1, 4}, 15)}), one_op);
+    SUBCASE("values worked by hand") {
+        const Var<double> x = attn::constant<double>(A{{1, 2, 3}, {4, 5, 6}});
+        CHECK_ALLCLOSE(attn::transpose(x, 0, 1).value(), A({{1, 4}, {2, 5}, {3, 6}}), 0.0, 0.0);
+        CHECK_ALLCLOSE(attn::slice(x, 1, 1, 3).value(), A({{2, 3}, {5, 6}}), 0.0, 0.0);
+        CHECK_ALLCLOSE(attn::index_select(x, 0, {1, 1}).value(), A({{4, 5, 6}, {4, 5, 6}}), 0.0, 0.0);
+        CHECK_ALLCLOSE(attn::concat<double>({x, x}, 0).value(), A({{1, 2, 3}, {4, 5, 6}, {1, 2, 3}, {4, 5, 6}}), 0.0, 0.0);
+        CHECK_ALLCLOSE(attn::reshape(x, {3, 2}).value(), A({{1, 2}, {3, 4}, {5, 6}}), 0.0, 0.0);
+        CHECK_THROWS_AS(attn::reshape(x, {4, 2}), std::invalid_argument);
+        CHECK_THROWS_AS(attn::slice(x, 1, 2, 4), std::invalid_argument);
+        CHECK_THROWS_AS(attn::permute(x, {0, 0}), std::invalid_argument);
+    }
+}
+
+TEST_CASE("autodiff: embedding, dropout, log-softmax and cross-entropy" * doctest::test_suite("common")) {
+    SUBCASE("embedding rows and their gradients (repeated ids add up)") {
+        const xt::xarray<std::int64_t> ids = {{1, 4, 1}, {0, 2, 1}};
+        CHECK_GRADIENT([&](const Vars& v) { return attn::embedding(v[0], ids); }, (std::vector<A>{random_array({5, 3}, 16)}), one_op);
+        const Var<double> W = attn::constant<double>(A{{0, 0}, {1, 2}, {3, 4}});
+        CHECK_ALLCLOSE(attn::embedding(W, xt::xarray<std::int64_t>{2, 1}).value(), A({{3, 4}, {1, 2}}), 0.0, 0.0);
+        CHECK_THROWS_AS(attn::embedding(W, xt::xarray<std::int64_t>{3}), std::invalid_argument);
+    }
+    SUBCASE("dropout keeps the expected value and passes gradients through its mask") {
+        CHECK_GRADIENT([](const Vars& v) { attn::Rng rng(5); return attn::dropout(v[0], 0.3, true, rng); },
+                       (std::vector<A>{random_array({4, 6}, 17)}), one_op);
+        attn::Rng rng(6);
+        const Var<double> ones = attn::constant<double>(xt::ones<double>({200, 100}));
+        const Var<double> dropped = attn::dropout(ones, 0.25, true, rng);
+        const double zeros = xt::sum(xt::equal(dropped.value(), 0.0))();
+        // 20000 draws with p = 0.25: 5000 zeros expected, standard deviation 61
+        CHECK(std::abs(zeros - 5000) < 300);
+        CHECK(attn::mean(dropped).item() == doctest::Approx(1.0).epsilon(0.02));
+        CHECK(attn::dropout(ones, 0.25, false, rng).node() == ones.node());   // evaluation: unchanged
+    }
+    SUBCASE("log_softmax") {
+        CHECK_GRADIENT([](const Vars& v) { return attn::log_softmax(v[0]); }, (std::vector<A>{random_array({2, 3, 5}, 18, 3.0)}), one_op);
+        // log softmax([0, ln 3]) = [ln 1/4, ln 3/4]; huge inputs stay finite
+        CHECK_ALLCLOSE(attn::log_softmax(attn::constant<double>(A{0, std::log(3.0)})).value(), A({std::log(0.25), std::log(0.75)}), 1e-15, 1e-15);
+        CHECK(xt::all(xt::isfinite(attn::log_softmax(attn::constant<double>(A{1000, -1000, 0})).value())));
+    }
+    SUBCASE("cross_entropy with ignored padding and label smoothing") {
+        const xt::xarray<std::int64_t> targets = {{2, 0, 1}, {3, 0, 0}};   // 0 is padding here
+        for (const double smoothing : {0.0, 0.1})
+            for (const attn::Reduction reduction : {attn::Reduction::mean, attn::Reduction::sum}) {
+                CAPTURE(smoothing);
+                CHECK_GRADIENT([&](const Vars& v) { return attn::cross_entropy(v[0], targets, 0, smoothing, reduction); },
+                               (std::vector<A>{random_array({2, 3, 4}, 19, 2.0)}), one_op);
+            }
+        // Uniform logits over 4 classes: every counted position costs ln 4, with or without smoothing.
+        const Var<double> flat = attn::constant<double>(xt::zeros<double>({2, 3, 4}));
+        CHECK(attn::cross_entropy(flat, targets, 0).item() == doctest::Approx(std::log(4.0)));
+        CHECK(attn::cross_entropy(flat, targets, 0, 0.1, attn::Reduction::sum).item() == doctest::Approx(3 * std::log(4.0)));
+        CHECK(attn::cross_entropy(flat, xt::xarray<std::int64_t>(xt::zeros<std::int64_t>({2, 3})), 0).item() == 0.0);
+        CHECK_THROWS_AS(attn::cross_entropy(flat, xt::xarray<std::int64_t>{{5, 1, 1}, {1, 1, 1}}, 0), std::invalid_argument);
+        CHECK_THROWS_AS(attn::cross_entropy(flat, xt::xarray<std::int64_t>{1, 2}, 0), std::invalid_argument);
+    }
+}
+
+TEST_CASE("autodiff: the tape" * doctest::test_suite("common")) {
+    SUBCASE("a Var used twice gets both gradients: d(x * x)/dx = 2x") {
+        const Var<double> x = attn::parameter<double>(A{3.0, -1.0});
+        attn::backward(attn::sum(x * x));
+        CHECK_ALLCLOSE(x.grad(), A({6.0, -2.0}), 0.0, 0.0);
+    }
+    SUBCASE("gradients accumulate over backward calls until zero_grad") {
+        const Var<double> x = attn::parameter<double>(A{1.0});
+        attn::backward(attn::sum(x * 3.0));
+        attn::backward(attn::sum(x * 3.0));
+        CHECK(x.grad()(0) == 6.0);
+        x.zero_grad();
+        CHECK_FALSE(x.has_grad());
+    }
+    SUBCASE("a chain of ops: a small two-layer network") {
+        CHECK_GRADIENT([](const Vars& v) { return attn::tanh(attn::matmul(attn::relu(attn::matmul(v[0], v[1]) + v[2]), v[3])); },
+                       (std::vector<A>{random_array({4, 3}, 20), random_array({3, 5}, 21), random_array({5}, 22), random_array({5, 2}, 23)}),
+                       chain);
+    }
+    SUBCASE("nothing is recorded in no-grad mode") {
+        const Var<double> w = attn::parameter<double>(A{1.0, 2.0});
+        const attn::NoGradGuard no_grad;
+        const Var<double> y = w * 2.0;
+        CHECK_FALSE(y.requires_grad());
+        CHECK_THROWS_AS(attn::backward(attn::sum(y)), std::invalid_argument);
+    }
+    SUBCASE("backward needs a single number unless given a seed") {
+        const Var<double> w = attn::parameter<double>(A{1.0, 2.0});
+        CHECK_THROWS_AS(attn::backward(w * 2.0), std::invalid_argument);
+        attn::backward(w * 2.0, A{1.0, 10.0});
+        CHECK_ALLCLOSE(w.grad(), A({2.0, 20.0}), 0.0, 0.0);
+    }
+    SUBCASE("custom_op: a cube with a hand-written backward") {
+        const auto cube = [](const Var<double>& x) {
+            const A y = x.value() * x.value() * x.value();
+            return attn::custom_op<double>("cube", y, {x}, [x](const A& dy) {
+                return std::vector<A>{A(3.0 * x.value() * x.value() * dy)};   // y = x^3: dx = 3 x^2 dy
+            });
+        };
+        CHECK_GRADIENT([&](const Vars& v) { return cube(v[0]); }, (std::vector<A>{random_array({3, 2}, 24)}), one_op);
+        const auto wrong_shape = [](const Var<double>& x) {
+            return attn::custom_op<double>("bad", x.value(), {x}, [](const A&) { return std::vector<A>{A{1.0}}; });
+        };
+        const Var<double> p = attn::parameter<double>(A{{1.0, 2.0}});
+        CHECK_THROWS_AS(attn::backward(attn::sum(wrong_shape(p))), std::logic_error);
+    }
+}
