@@ -1,0 +1,48 @@
+// Chapter 00's softmax and its backward, registered as a differentiable op (see softmax_op.hpp).
+#include "chapters/00_foundations/softmax_op.hpp"
+
+#include "chapters/00_foundations/softmax.hpp"
+#include "chapters/00_foundations/softmax_backward.hpp"
+
+#include <stdexcept>
+
+namespace attn::ch00 {
+
+namespace {
+
+// A tensor (..., n) seen as a matrix with one row per softmax: (everything else, n).
+template <class T>
+Matrix<T> as_rows(const Array<T>& a) {
+    const std::size_t n = a.shape(a.dimension() - 1);
+    Matrix<T> rows = xt::zeros<T>({a.size() / n, n});   // (rows, n)
+    std::copy(a.data(), a.data() + a.size(), rows.data());
+    return rows;
+}
+
+template <class T>
+Array<T> with_shape(const Matrix<T>& rows, const Array<T>& like) {
+    Array<T> out = Array<T>::from_shape(like.shape());
+    std::copy(rows.data(), rows.data() + rows.size(), out.data());
+    return out;
+}
+
+}  // namespace
+
+template <class T>
+Var<T> softmax(const Var<T>& scores) {
+    if (scores.dim() == 0 || scores.shape(scores.dim() - 1) == 0)
+        throw std::invalid_argument("softmax: needs a non-empty last axis, got " + shape_string(scores.shape()));
+    const Matrix<T> Y = softmax(as_rows(scores.value()));           // (0.2), exercise 00.1
+    Array<T> weights = with_shape(Y, scores.value());
+    const Array<T> like = weights;
+    return custom_op<T>("softmax", std::move(weights), {scores}, [Y, like](const Array<T>& dweights) {
+        const Matrix<T> dX = softmax_backward(Y, as_rows(dweights));   // (0.5), exercise 00.2
+        return std::vector<Array<T>>{with_shape(dX, like)};
+    });
+}
+
+// ---- instantiations: do not edit ----
+template Var<float> softmax(const Var<float>&);
+template Var<double> softmax(const Var<double>&);
+
+}  // namespace attn::ch00
