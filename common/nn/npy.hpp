@@ -1,0 +1,20 @@
+// The .npy format (NumPy's own), written and read with every check done by hand, so that a
+// truncated or foreign file gives a clear one-line error instead of garbage. Introduced in
+// chapter 01 (checkpoints).
+#pragma once
+#include "common/autodiff/var.hpp"
+
+#include <filesystem>
+
+namespace attn {
+
+// Writes `values` as a little-endian, C-order .npy file ('<f4' for float, '<f8' for double),
+// atomically. Throws std::runtime_error naming the file if it cannot.
+template <class T> void write_npy(const std::filesystem::path& path, const Array<T>& values);
+
+// Reads a .npy file written by write_npy or numpy.save. Throws std::runtime_error with
+// "PATH: what is wrong" for a missing file, a bad header, another dtype, Fortran order, or a
+// data size that does not match the shape (a truncated file).
+template <class T> Array<T> read_npy(const std::filesystem::path& path);
+
+}  // namespace attn

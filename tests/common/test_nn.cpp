@@ -1,0 +1,220 @@
+// Modules, layers, optimizers and checkpoints: PyTorch golden cases (tests/data/common/
+// make_golden.py), hand-worked values, and every bad-input error.
+#include "common/autodiff/ops.hpp"
+#include "common/files.hpp"
+#include "common/nn/checkpoint.hpp"
+#include "common/nn/layers.hpp"
+#include "common/nn/npy.hpp"
+#include "common/nn/optim.hpp"
+#include "tests/support/check_allclose.hpp"
+#include "tests/support/gradients.hpp"
+
+#include <fstream>
+
+using attn::Var;
+using A = xt::xarray<double>;
+
+namespace {
+constexpr double golden_tol = 1e-12;   // float64 on both sides; only summation order differs
+
+A golden(const std::string& name) { return attn::read_npy<double>(support::data_path("common/golden/" + name + ".npy")); }
+xt::xarray<std::int64_t> golden_ids(const std::string& name) {
+    return xt::load_npy<std::int64_t>(support::data_path("common/golden/" + name + ".npy"));
+}
+
+// A two-level model: "encoder.embedding.weight", "encoder.proj.weight", "encoder.proj.bias", "head.weight".
+struct Encoder : attn::Module<double> {
+    attn::Embedding<double> embedding;
+    attn::Linear<double> proj;
+    Encoder(attn::Rng& rng) : embedding(10, 4, rng), proj(4, 3, rng) {
+        register_module("embedding", embedding);
+        register_module("proj", proj);
+    }
+};
+struct Model : attn::Module<double> {
+    Encoder encoder;
+    attn::Linear<double> head;
+    attn::Dropout<double> drop{0.5, 1};
+    Model(attn::Rng& rng, std::size_t out = 2) : encoder(rng), head(3, out, rng, false) {
+        register_module("encoder", encoder);
+        register_module("head", head);
+        register_module("drop", drop);
+    }
+};
+
+std::filesystem::path fresh_dir(const std::string& name) {
+    const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("attn_test_" + name);
+    std::filesystem::remove_all(dir);
+    return dir;
+}
+}  // namespace
+
+TEST_CASE("nn: modules name their parameters like PyTorch's state_dict" * doctest::test_suite("common")) {
+    attn::Rng rng(1);
+    Model model(rng);
+    std::vector<std::string> names;
+    for (const auto& [name, var] : model.named_parameters()) names.push_back(name);
+    CHECK(names == std::vector<std::string>{"encoder.embedding.weight", "encoder.proj.weight", "encoder.proj.bias", "head.weight"});
+    CHECK(model.parameter_count() == 10 * 4 + 3 * 4 + 3 + 2 * 3);   // 61
+    model.eval();
+    CHECK_FALSE(model.drop.training());
+    model.train();
+    CHECK(model.encoder.proj.training());
+    SUBCASE("Linear's initial weights lie in [-1/sqrt(in), 1/sqrt(in)] like torch.nn.Linear") {
+        CHECK(xt::amax(xt::abs(model.encoder.proj.weight.value()))() <= 0.5);   // 1 / sqrt(4)
+    }
+}
+
+TEST_CASE("nn: Linear and Embedding match PyTorch" * doctest::test_suite("common.golden")) {
+    attn::Rng rng(2);
+    SUBCASE("Linear forward and backward") {
+        attn::Linear<double> linear(5, 3, rng);
+        linear.weight.value() = golden("linear_weight");
+        linear.bias.value() = golden("linear_bias");
+        const Var<double> x = attn::parameter<double>(golden("linear_x"));
+        const Var<double> y = linear(x);
+        CHECK_ALLCLOSE(y.value(), golden("linear_y"), golden_tol, golden_tol);
+        attn::backward(y, golden("linear_dy"));
+        CHECK_ALLCLOSE(x.grad(), golden("linear_dx"), golden_tol, golden_tol);
+        CHECK_ALLCLOSE(linear.weight.grad(), golden("linear_dweight"), golden_tol, golden_tol);
+        CHECK_ALLCLOSE(linear.bias.grad(), golden("linear_dbias"), golden_tol, golden_tol);
+    }
+    SUBCASE("Embedding forward and backward (repeated ids add up)") {
+        attn::Embedding<double> embedding(7, 4, rng);
+        embedding.weight.value() = golden("embedding_weight");
+        const Var<double> y = embedding(golden_ids("embedding_ids"));
+        CHECK_ALLCLOSE(y.value(), golden("embedding_y"), 0.0, 0.0);
+        attn::backward(y, golden("embedding_dy"));
+        CHECK_ALLCLOSE(embedding.weight.grad(), golden("embedding_dweight"), golden_tol, golden_tol);
+    }
+    SUBCASE("log-softmax and cross-entropy with padding and label smoothing") {
+        const Var<double> logits = attn::parameter<double>(golden("ce_logits"));
+        const xt::xarray<std::int64_t> targets = golden_ids("ce_targets");
+        CHECK_ALLCLOSE(attn::log_softmax(logits).value(), golden("ce_log_softmax"), golden_tol, golden_tol);
+        const Var<double> loss = attn::cross_entropy(logits, targets, 0, 0.1);
+        CHECK(loss.item() == doctest::Approx(golden("ce_loss")()).epsilon(1e-12));
+        attn::backward(loss);
+        CHECK_ALLCLOSE(logits.grad(), golden("ce_dlogits"), golden_tol, golden_tol);
+        logits.zero_grad();
+        const Var<double> plain = attn::cross_entropy(logits, targets, 0);
+        CHECK(plain.item() == doctest::Approx(golden("ce_loss_plain")()).epsilon(1e-12));
+        attn::backward(plain);
+        CHECK_ALLCLOSE(logits.grad(), golden("ce_dlogits_plain"), golden_tol, golden_tol);
+    }
+}
+
+TEST_CASE("nn: optimizers, clipping and schedules" * doctest::test_suite("common.golden")) {
+    SUBCASE("three Adam steps equal torch.optim.Adam's") {
+        const Var<double> p = attn::parameter<double>(golden("adam_param0"));
+        attn::Adam<double> adam({p}, 0.01, 0.9, 0.999, 1e-8, 0.01);
+        for (int step = 1; step <= 3; ++step) {
+            CAPTURE(step);
+            p.node()->grad = golden("adam_grad" + std::to_string(step));
+            adam.step();
+            CHECK_ALLCLOSE(p.value(), golden("adam_param" + std::to_string(step)), 1e-13, 1e-14);
+        }
+    }
+    SUBCASE("SGD with momentum, worked by hand") {
+        // v1 = g = 2 -> p = 1 - 0.1 * 2 = 0.8;  v2 = 0.5 * 2 + 2 = 3 -> p = 0.8 - 0.3 = 0.5
+        const Var<double> p = attn::parameter<double>(A{1.0});
+        attn::SGD<double> sgd({p}, 0.1, 0.5);
+        for (int step = 0; step < 2; ++step) {
+            sgd.zero_grad();
+            attn::backward(attn::sum(p * 2.0));
+            sgd.step();
+        }
+        CHECK(p.value()(0) == doctest::Approx(0.5));
+    }
+    SUBCASE("clip_grad_norm equals torch.nn.utils.clip_grad_norm_") {
+        const Var<double> a = attn::parameter<double>(xt::zeros<double>({2, 3}));
+        const Var<double> b = attn::parameter<double>(xt::zeros<double>({4}));
+        a.node()->grad = golden("clip_grad_a");
+        b.node()->grad = golden("clip_grad_b");
+        CHECK(attn::clip_grad_norm<double>({a, b}, 1.0) == doctest::Approx(golden("clip_norm")()).epsilon(1e-12));
+        CHECK_ALLCLOSE(a.grad(), golden("clip_after_a"), 1e-12, 1e-14);
+        CHECK_ALLCLOSE(b.grad(), golden("clip_after_b"), 1e-12, 1e-14);
+    }
+    SUBCASE("warm-up then inverse square root") {
+        const attn::WarmupInverseSqrtSchedule schedule{1e-3, 100};
+        CHECK(schedule.at(1) == doctest::Approx(1e-5));     // 1e-3 * 1/100
+        CHECK(schedule.at(100) == doctest::Approx(1e-3));   // the peak
+        CHECK(schedule.at(400) == doctest::Approx(5e-4));   // 1e-3 * sqrt(100/400)
+        CHECK_THROWS_AS(schedule.at(0), std::invalid_argument);
+    }
+}
+
+TEST_CASE("nn: .npy files round-trip and bad files give one-line errors" * doctest::test_suite("common")) {
+    const std::filesystem::path dir = fresh_dir("npy");
+    attn::ensure_directory(dir);
+    const attn::Array<float> values = {{1.5f, -2.0f, 3.25f}, {0.0f, 1e-30f, -7.0f}};
+    attn::write_npy(dir / "a.npy", values);
+    CHECK_ALLCLOSE(attn::read_npy<float>(dir / "a.npy"), values, 0.0, 0.0);
+    attn::write_npy(dir / "v.npy", attn::Array<double>{4.0, 5.0});
+    CHECK(attn::read_npy<double>(dir / "v.npy").shape(0) == 2);
+    CHECK_ALLCLOSE(attn::read_npy<double>(support::data_path("00_foundations/softmax_X.npy")),
+                   xt::load_npy<double>(support::data_path("00_foundations/softmax_X.npy")), 0.0, 0.0);   // written by NumPy
+
+    const std::string bytes = attn::read_text(dir / "a.npy");
+    attn::write_text_atomically(dir / "truncated.npy", bytes.substr(0, bytes.size() - 5));
+    attn::write_text_atomically(dir / "garbage.npy", "hello, world");
+    CHECK_THROWS_WITH_AS(attn::read_npy<float>(dir / "truncated.npy"), doctest::Contains("truncated.npy: holds 19 bytes"), std::runtime_error);
+    CHECK_THROWS_WITH_AS(attn::read_npy<float>(dir / "truncated.npy"), doctest::Contains("(truncated)"), std::runtime_error);
+    CHECK_THROWS_WITH_AS(attn::read_npy<float>(dir / "garbage.npy"), doctest::Contains("not a .npy file"), std::runtime_error);
+    CHECK_THROWS_WITH_AS(attn::read_npy<double>(dir / "a.npy"), doctest::Contains("holds '<f4' values, expected '<f8'"), std::runtime_error);
+    CHECK_THROWS_WITH_AS(attn::read_npy<float>(dir / "missing.npy"), doctest::Contains("missing.npy: cannot open"), std::runtime_error);
+    std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("nn: checkpoints save, load, and refuse what does not fit" * doctest::test_suite("common")) {
+    const std::filesystem::path dir = fresh_dir("checkpoint");
+    attn::Rng rng(3), other_rng(4);
+    Model saved(rng);
+    attn::save_checkpoint(saved, dir, {{"vocab.txt", "a\nb\n"}});
+    CHECK(std::filesystem::exists(dir / "encoder.proj.weight.npy"));
+    CHECK(attn::read_text(dir / "vocab.txt") == "a\nb\n");
+    CHECK(attn::read_text(dir / "manifest.tsv").find("encoder.embedding.weight\t10,4\tfloat64\tencoder.embedding.weight.npy") !=
+          std::string::npos);
+
+    SUBCASE("a model loads back exactly") {
+        Model loaded(other_rng);
+        attn::load_checkpoint(loaded, dir);
+        CHECK_ALLCLOSE(loaded.encoder.proj.weight.value(), saved.encoder.proj.weight.value(), 0.0, 0.0);
+        CHECK_ALLCLOSE(loaded.head.weight.value(), saved.head.weight.value(), 0.0, 0.0);
+    }
+    SUBCASE("a model of another shape is refused, names every mismatch, and stays unchanged") {
+        Model wider(other_rng, 5);   // head.weight is (5, 3) instead of (2, 3)
+        const A before = wider.encoder.proj.weight.value();
+        CHECK_THROWS_WITH_AS(attn::load_checkpoint(wider, dir),
+                             doctest::Contains("head.weight has shape (2, 3) in the checkpoint but (5, 3) in the model"),
+                             std::runtime_error);
+        CHECK_ALLCLOSE(wider.encoder.proj.weight.value(), before, 0.0, 0.0);
+    }
+    SUBCASE("missing and unexpected parameters are named") {
+        attn::Linear<double> lone(4, 3, other_rng);
+        try {
+            attn::load_checkpoint(lone, dir);
+            FAIL("loaded a checkpoint of another model");
+        } catch (const std::runtime_error& error) {
+            const std::string message = error.what();
+            CHECK(message.find("missing weight") != std::string::npos);
+            CHECK(message.find("unexpected encoder.proj.weight") != std::string::npos);
+            CHECK(message.find('\n') == std::string::npos);
+        }
+    }
+    SUBCASE("a truncated parameter file is reported by name") {
+        const std::string bytes = attn::read_text(dir / "head.weight.npy");
+        attn::write_text_atomically(dir / "head.weight.npy", bytes.substr(0, bytes.size() - 8));
+        Model loaded(other_rng);
+        CHECK_THROWS_WITH_AS(attn::load_checkpoint(loaded, dir), doctest::Contains("head.weight.npy: holds"), std::runtime_error);
+    }
+    SUBCASE("saving again replaces the folder whole") {
+        Model next(other_rng);
+        attn::save_checkpoint(next, dir);
+        CHECK_FALSE(std::filesystem::exists(dir / "vocab.txt"));
+        for (const auto& sibling : std::filesystem::directory_iterator(dir.parent_path()))   // no temp folders left
+            CHECK(sibling.path().filename().string().rfind(dir.filename().string() + ".", 0) != 0);
+    }
+    CHECK_THROWS_WITH_AS(attn::load_checkpoint(saved, dir.string() + "_nope"), doctest::Contains("no such checkpoint folder"),
+                         std::runtime_error);
+    std::filesystem::remove_all(dir);
+}
