@@ -1,0 +1,42 @@
+// The benchmark harness (see bench_harness.hpp).
+#include "bench/bench_harness.hpp"
+
+#include "bench_build_info.hpp"
+#include "common/autodiff/blas.hpp"
+#include "common/summary.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <malloc.h>
+#include <vector>
+
+namespace attn::bench {
+
+double median_ms_per_call(const std::function<void()>& body, int calls, int repeats, int warmup) {
+    for (int i = 0; i < warmup; ++i) body();
+    std::vector<double> samples;
+    for (int r = 0; r < repeats; ++r) {
+        const auto start = std::chrono::steady_clock::now();
+        for (int i = 0; i < calls; ++i) body();
+        const std::chrono::duration<double, std::milli> took = std::chrono::steady_clock::now() - start;
+        samples.push_back(took.count() / calls);
+    }
+    std::sort(samples.begin(), samples.end());
+    return samples[samples.size() / 2];
+}
+
+std::string json_line(const Measurement& m) {
+    return "{\"config\": " + json_string(m.config) + ", \"impl\": \"course\", \"threads\": " +
+           std::to_string(blas::threads()) + ", " + json_string(m.unit) + ": " + json_number(m.value) +
+           ", \"env\": {\"compiler\": " + json_string(BENCH_COMPILER) + ", \"build\": " + json_string(BENCH_BUILD_TYPE) +
+           ", \"flags\": " + json_string(BENCH_FLAGS) + ", \"openblas_core\": " + json_string(blas::core_name()) +
+           ", \"openblas_threads\": " + std::to_string(blas::threads()) + "}}";
+}
+
+bool keep_freed_memory() {
+    const bool mmap_ok = mallopt(M_MMAP_THRESHOLD, 32 << 20) == 1;   // glibc's largest value on 64-bit
+    const bool trim_ok = mallopt(M_TRIM_THRESHOLD, 512 << 20) == 1;
+    return mmap_ok && trim_ok;
+}
+
+}  // namespace attn::bench

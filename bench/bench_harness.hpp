@@ -1,0 +1,26 @@
+// The benchmark harness: times a function (median of repeats) and prints one JSON object per
+// measurement with the environment, so runs on different machines can be compared.
+#pragma once
+#include <functional>
+#include <string>
+
+namespace attn::bench {
+
+struct Measurement {
+    std::string config;     // e.g. "matmul 64x160 * 160x384"
+    double value;           // the figure
+    std::string unit;       // "ms_per_call" or "steps_per_s"
+};
+
+// Median milliseconds per call of `body`, after `warmup` calls, over `repeats` batches of
+// `calls` calls each.
+double median_ms_per_call(const std::function<void()>& body, int calls, int repeats = 7, int warmup = 3);
+
+// {"config": ..., "impl": "course", "threads": N, "ms_per_call": x, "env": {...}}
+std::string json_line(const Measurement& m);
+
+// Keeps freed memory in the process (glibc mallopt): fresh pages cost ~12 us each on these
+// machines (XTENSOR_NOTES.md 3.1). Returns false when the allocator ignores the request.
+bool keep_freed_memory();
+
+}  // namespace attn::bench
