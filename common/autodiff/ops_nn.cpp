@@ -46,17 +46,27 @@ Var<T> dropout(const Var<T>& x, double p, bool training, Rng& rng) {
 
 namespace {
 
-// y = x - max(x) - log(sum(exp(x - max(x)))) for each row of length n, in place into out.
+// For each row of length n of x (rows, n): log_p = x - max - log(sum(exp(x - max))) and
+// p = exp(log_p). The exponentials run as one whole-array xtensor expression, which xsimd
+// vectorizes; this is most of the cost of a loss over a small vocabulary.
 template <class T>
-void log_softmax_rows(const T* x, T* out, std::size_t rows, std::size_t n) {
+void log_softmax_rows(const T* x, std::size_t rows, std::size_t n, Array<T>& log_p, Array<T>& p) {
+    log_p = Array<T>::from_shape({rows, n});
     for (std::size_t r = 0; r < rows; ++r) {
         const T* row = x + r * n;
-        T m = row[0];
-        for (std::size_t j = 1; j < n; ++j) m = std::max(m, row[j]);
+        const T m = *std::max_element(row, row + n);
+        for (std::size_t j = 0; j < n; ++j) log_p.data()[r * n + j] = row[j] - m;   // shifted: all <= 0
+    }
+    p = xt::exp(log_p);
+    for (std::size_t r = 0; r < rows; ++r) {
+        T* e = p.data() + r * n;
         T total = 0;
-        for (std::size_t j = 0; j < n; ++j) total += std::exp(row[j] - m);
-        const T log_normaliser = m + std::log(total);
-        for (std::size_t j = 0; j < n; ++j) out[r * n + j] = row[j] - log_normaliser;
+        for (std::size_t j = 0; j < n; ++j) total += e[j];
+        const T log_total = std::log(total), inverse = T(1) / total;
+        for (std::size_t j = 0; j < n; ++j) {
+            log_p.data()[r * n + j] -= log_total;
+            e[j] *= inverse;
+        }
     }
 }
 
@@ -67,17 +77,17 @@ Var<T> log_softmax(const Var<T>& x) {
     if (x.dim() == 0 || x.shape(x.dim() - 1) == 0)
         throw std::invalid_argument("log_softmax: needs a non-empty last axis, got " + shape_string(x.shape()));
     const std::size_t n = x.shape(x.dim() - 1), rows = x.size() / n;
-    Array<T> out = kernels::empty_array<T>(x.shape());
-    log_softmax_rows(x.value().data(), out.data(), rows, n);
-    return record_op<T>("log_softmax", std::move(out), {x}, [rows, n](Node<T>& self) {
-        // y = x - logsumexp(x):  dx = dy - softmax(x) * sum(dy), with softmax(x) = exp(y)
+    Array<T> out, p;
+    log_softmax_rows(x.value().data(), rows, n, out, p);
+    out.reshape(x.shape());
+    return record_op<T>("log_softmax", std::move(out), {x}, [rows, n, p](Node<T>& self) {
+        // y = x - logsumexp(x):  dx = dy - softmax(x) * sum(dy)
         Array<T> g = kernels::empty_array<T>(kernels::shape_of(self.grad));
         for (std::size_t r = 0; r < rows; ++r) {
             const T* dy = self.grad.data() + r * n;
-            const T* y = self.value.data() + r * n;
             T total = 0;
             for (std::size_t j = 0; j < n; ++j) total += dy[j];
-            for (std::size_t j = 0; j < n; ++j) g.data()[r * n + j] = dy[j] - std::exp(y[j]) * total;
+            for (std::size_t j = 0; j < n; ++j) g.data()[r * n + j] = dy[j] - p.data()[r * n + j] * total;
         }
         accumulate_grad(*self.inputs[0], std::move(g));
     });
@@ -94,8 +104,8 @@ Var<T> cross_entropy(const Var<T>& logits, const xt::xarray<std::int64_t>& targe
     if (!(label_smoothing >= 0.0 && label_smoothing <= 1.0))
         throw std::invalid_argument("cross_entropy: label_smoothing must be in [0, 1]");
     const std::size_t N = targets.size();
-    Array<T> log_p = kernels::empty_array<T>({N, C});   // (N, C) log-probabilities
-    log_softmax_rows(logits.value().data(), log_p.data(), N, C);
+    Array<T> log_p, p;   // (N, C) log-probabilities and probabilities
+    log_softmax_rows(logits.value().data(), N, C, log_p, p);
     const T eps = static_cast<T>(label_smoothing), on_target = 1 - eps, uniform = eps / static_cast<T>(C);
     T total = 0;
     std::size_t counted = 0;
@@ -106,14 +116,14 @@ Var<T> cross_entropy(const Var<T>& logits, const xt::xarray<std::int64_t>& targe
             throw std::invalid_argument("cross_entropy: target " + std::to_string(t) + " is not a class in [0, " +
                                         std::to_string(C) + ")");
         T row_sum = 0;
-        for (std::size_t c = 0; c < C; ++c) row_sum += log_p(r, c);
-        total -= on_target * log_p(r, t) + uniform * row_sum;
+        for (std::size_t c = 0; c < C; ++c) row_sum += log_p.data()[r * C + c];
+        total -= on_target * log_p.data()[r * C + static_cast<std::size_t>(t)] + uniform * row_sum;
         ++counted;
     }
     const T scale = reduction == Reduction::sum ? T(1) : T(1) / static_cast<T>(std::max<std::size_t>(counted, 1));
     Array<T> out = xt::zeros<T>(Shape{});
     out() = total * scale;
-    return record_op<T>("cross_entropy", std::move(out), {logits}, [=](Node<T>& self) {
+    return record_op<T>("cross_entropy", std::move(out), {logits}, [=, p = std::move(p)](Node<T>& self) {
         // loss_r = -sum_c q_c log p_c with q = (1 - eps) onehot(t) + eps / C:  dlogits_r = p - q
         const T d = self.grad.data()[0] * scale;
         Array<T> g = xt::zeros<T>(self.inputs[0]->value.shape());
@@ -122,7 +132,7 @@ Var<T> cross_entropy(const Var<T>& logits, const xt::xarray<std::int64_t>& targe
             if (t == ignore_index) continue;
             for (std::size_t c = 0; c < C; ++c) {
                 const T q = uniform + (static_cast<std::int64_t>(c) == t ? on_target : T(0));
-                g.data()[r * C + c] = d * (std::exp(log_p(r, c)) - q);
+                g.data()[r * C + c] = d * (p.data()[r * C + c] - q);
             }
         }
         accumulate_grad(*self.inputs[0], std::move(g));
