@@ -60,6 +60,11 @@ template <class T> Var<T> concat(const std::vector<Var<T>>& parts, std::size_t a
 template <class T> std::vector<Var<T>> split(const Var<T>& x, const Shape& sizes, std::size_t axis);
 // Entries start..stop-1 along `axis` (the axis is kept, of length stop - start).
 template <class T> Var<T> slice(const Var<T>& x, std::size_t axis, std::size_t start, std::size_t stop);
+// Stacks equal-shaped parts along a new axis: k parts of shape (a, b) -> (a, k, b) for axis 1.
+template <class T> Var<T> stack(const std::vector<Var<T>>& parts, std::size_t axis);
+// x broadcast to `shape` (NumPy rules), materialized; the gradient sums back. E.g. one
+// context vector (batch, 1, H) repeated over every time step: expand(c, {batch, T, H}).
+template <class T> Var<T> expand(const Var<T>& x, const Shape& shape);
 // Picks entries along `axis` in the order of `indices` (repeats allowed; gradients add up).
 template <class T> Var<T> index_select(const Var<T>& x, std::size_t axis, const std::vector<std::size_t>& indices);
 

@@ -147,6 +147,30 @@ std::vector<Var<T>> split(const Var<T>& x, const Shape& sizes, std::size_t axis)
 }
 
 template <class T>
+Var<T> stack(const std::vector<Var<T>>& parts, std::size_t axis) {
+    if (parts.empty()) throw std::invalid_argument("stack: nothing to stack");
+    if (axis > parts[0].dim()) throw std::invalid_argument(kernels::axis_error("stack", axis, parts[0].shape()));
+    std::vector<Var<T>> with_axis;
+    for (const Var<T>& part : parts) {
+        Shape shape = part.shape();
+        shape.insert(shape.begin() + static_cast<std::ptrdiff_t>(axis), 1);   // (a, b) -> (a, 1, b)
+        with_axis.push_back(reshape(part, shape));
+    }
+    return concat(with_axis, axis);
+}
+
+template <class T>
+Var<T> expand(const Var<T>& x, const Shape& shape) {
+    const Shape target = kernels::broadcast_shapes(x.shape(), shape, "expand");
+    if (target != shape)
+        throw std::invalid_argument("expand: " + shape_string(x.shape()) + " cannot be broadcast to " + shape_string(shape));
+    return record_op<T>("expand", kernels::broadcast_to(x.value(), shape), {x}, [](Node<T>& self) {
+        Node<T>& in = *self.inputs[0];   // every copy of an entry sends its gradient back to it
+        accumulate_grad(in, kernels::sum_to_shape(self.grad, shape_of(in.value)));
+    });
+}
+
+template <class T>
 Var<T> index_select(const Var<T>& x, std::size_t axis, const std::vector<std::size_t>& indices) {
     const Shape shape = x.shape();
     if (axis >= shape.size()) throw std::invalid_argument(kernels::axis_error("index_select", axis, shape));
@@ -176,7 +200,9 @@ Var<T> index_select(const Var<T>& x, std::size_t axis, const std::vector<std::si
     template Var<T> concat(const std::vector<Var<T>>&, std::size_t);                      \
     template std::vector<Var<T>> split(const Var<T>&, const Shape&, std::size_t);         \
     template Var<T> slice(const Var<T>&, std::size_t, std::size_t, std::size_t);          \
-    template Var<T> index_select(const Var<T>&, std::size_t, const std::vector<std::size_t>&);
+    template Var<T> index_select(const Var<T>&, std::size_t, const std::vector<std::size_t>&); \
+    template Var<T> stack(const std::vector<Var<T>>&, std::size_t);                      \
+    template Var<T> expand(const Var<T>&, const Shape&);
 ATTN_INSTANTIATE(float)
 ATTN_INSTANTIATE(double)
 
