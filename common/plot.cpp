@@ -6,6 +6,7 @@
 #include "common/files.hpp"
 
 #include <algorithm>
+#include <iostream>
 #include <array>
 #include <atomic>
 #include <cmath>
@@ -889,6 +890,20 @@ Files save(const Heatmap& plot, const std::filesystem::path& dir, const std::str
 
 // Rows first (label, then one two-column cell per value), then the column labels, then the
 // scale. Row labels take at most 12 columns; columns that do not fit in max_width are dropped.
+namespace {
+template <class Figure>
+Files save_and_tell(const Figure& figure, const std::filesystem::path& dir, const std::string& name) {
+    const Files files = save(figure, dir, name);
+    if (files.rendered) std::cout << "  wrote " << files.png.string() << " (and .svg)\n";
+    else std::cout << "  wrote " << files.script.string() << " (" << files.note << ")\n";
+    return files;
+}
+}  // namespace
+
+Files save_and_report(const LinePlot& p, const std::filesystem::path& d, const std::string& n) { return save_and_tell(p, d, n); }
+Files save_and_report(const RegionPlot& p, const std::filesystem::path& d, const std::string& n) { return save_and_tell(p, d, n); }
+Files save_and_report(const Heatmap& p, const std::filesystem::path& d, const std::string& n) { return save_and_tell(p, d, n); }
+
 std::string preview(const Heatmap& plot, bool colour, std::size_t max_width) {
     check_heatmap("attn::plot::preview", plot);
     const std::size_t rows = plot.values.shape(0), cols = plot.values.shape(1);

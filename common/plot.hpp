@@ -64,6 +64,11 @@ Files save(const LinePlot& plot, const std::filesystem::path& dir, const std::st
 Files save(const RegionPlot& plot, const std::filesystem::path& dir, const std::string& name);
 Files save(const Heatmap& plot, const std::filesystem::path& dir, const std::string& name);
 
+// save(), then one line on stdout saying where the figure went, or how to render it later.
+Files save_and_report(const LinePlot& plot, const std::filesystem::path& dir, const std::string& name);
+Files save_and_report(const RegionPlot& plot, const std::filesystem::path& dir, const std::string& name);
+Files save_and_report(const Heatmap& plot, const std::filesystem::path& dir, const std::string& name);
+
 // A terminal picture of the heatmap: one character cell per value, shaded with Unicode
 // blocks (and 256-colour ANSI backgrounds when `colour` is true), row labels on the left,
 // column labels underneath, and the colour scale. At most max_width columns of text.

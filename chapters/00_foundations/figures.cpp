@@ -77,16 +77,4 @@ plot::LinePlot loss_curves(const std::vector<double>& train_loss, const std::vec
     return figure;
 }
 
-template <class Plot>
-plot::Files save_and_report(const Plot& figure, const std::filesystem::path& dir, const std::string& name) {
-    const plot::Files files = plot::save(figure, dir, name);
-    if (files.rendered) std::cout << "  wrote " << files.png.string() << " and " << files.svg.string() << "\n";
-    else std::cout << "  wrote " << files.script.string() << " (" << files.note << ")\n";
-    return files;
-}
-
-template plot::Files save_and_report(const plot::Heatmap&, const std::filesystem::path&, const std::string&);
-template plot::Files save_and_report(const plot::LinePlot&, const std::filesystem::path&, const std::string&);
-template plot::Files save_and_report(const plot::RegionPlot&, const std::filesystem::path&, const std::string&);
-
 }  // namespace attn::ch00

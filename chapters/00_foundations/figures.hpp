@@ -23,8 +23,4 @@ plot::RegionPlot decision_regions(const LinearClassifier& model, const LabelledP
 
 plot::LinePlot loss_curves(const std::vector<double>& train_loss, const std::vector<double>& test_loss);
 
-// Saves a figure under `dir`, prints where it went (or how to render it), returns the files.
-template <class Plot>
-plot::Files save_and_report(const Plot& figure, const std::filesystem::path& dir, const std::string& name);
-
 }  // namespace attn::ch00

@@ -44,6 +44,11 @@ std::size_t Module<T>::parameter_count() const {
 }
 
 template <class T>
+void Module<T>::zero_grad() const {
+    for (const auto& named : named_parameters()) named.second.zero_grad();
+}
+
+template <class T>
 void Module<T>::train(bool on) {
     training_ = on;
     for (const auto& named_child : children_) named_child.second->train(on);

@@ -24,6 +24,7 @@ public:
     std::vector<std::pair<std::string, Var<T>>> named_parameters() const;
     std::vector<Var<T>> parameters() const;
     std::size_t parameter_count() const;   // number of scalar weights
+    void zero_grad() const;                // forget every parameter's gradient
 
     void train(bool on = true);            // this module and every child
     void eval() { train(false); }

@@ -1,0 +1,127 @@
+// The seq2seq program's steps (see app.hpp).
+#include "chapters/01_encoder_decoder/app.hpp"
+
+#include "chapters/01_encoder_decoder/figures.hpp"
+#include "common/autodiff/ops.hpp"
+#include "common/data/tokenize.hpp"
+#include "common/files.hpp"
+#include "common/nn/checkpoint.hpp"
+#include "common/progress.hpp"
+
+#include <cstdio>
+#include <iostream>
+#include <sstream>
+#include <unistd.h>
+
+namespace attn::ch01 {
+
+void add_seq2seq_flags(CommandLine& cli, AppSettings& settings, const std::string& chapter_dir) {
+    add_standard_flags(cli, settings.run, chapter_dir);
+    cli.option("task", &settings.task, "translation (toy French->English, word level) or dates (character level)");
+    cli.option("data", &settings.data, "train on your own corpus: a TSV file of source<TAB>target lines");
+    cli.option("save", &settings.save, "save the trained model (a checkpoint folder)");
+    cli.option("load", &settings.load, "load a saved model instead of training");
+    cli.option("translate", &settings.translate, "translate this sentence with the (trained or loaded) model");
+    cli.option("embedding", &settings.embedding, "embedding size (default: 64 for words, 32 for characters)", 0);
+    cli.option("hidden", &settings.hidden, "GRU hidden size", 1);
+    cli.option("lr", &settings.lr, "Adam learning rate");
+    cli.option("batch", &settings.batch, "sentences per batch", 1);
+}
+
+void finish_seq2seq_flags(const CommandLine& cli, AppSettings& settings, const std::string& chapter_dir) {
+    if (settings.task != "translation" && settings.task != "dates")
+        throw UsageError("--task must be translation or dates, got '" + settings.task + "'", cli.usage());
+    if (!(settings.lr > 0 && settings.lr < 1)) throw UsageError("--lr must be between 0 and 1", cli.usage());
+    const bool dates = settings.task == "dates" && settings.data.empty();
+    finish_standard_flags(cli, settings.run, chapter_dir, dates ? 1500 : 6000, dates ? 150 : 200);
+    if (settings.embedding == 0) settings.embedding = dates ? 32 : 64;
+}
+
+ModelSizes model_sizes(const AppSettings& settings, const Task& task) {
+    return {task.source_vocab.size(), task.target_vocab.size(), static_cast<std::size_t>(settings.embedding),
+            static_cast<std::size_t>(settings.hidden)};
+}
+
+TrainConfig train_config(const AppSettings& settings, const std::string& label) {
+    TrainConfig config;
+    config.steps = settings.run.steps;
+    config.batch_size = static_cast<std::size_t>(settings.batch);
+    config.lr = settings.lr;
+    config.eval_every = std::max(1, settings.run.steps / 5);
+    config.seed = settings.run.seed;
+    config.label = label;
+    return config;
+}
+
+namespace {
+
+std::string settings_text(const Task& task, const ModelSizes& sizes) {
+    std::ostringstream text;
+    text << "task\t" << task.name << "\nembedding\t" << sizes.embedding << "\nhidden\t" << sizes.hidden << "\n";
+    return text.str();
+}
+
+std::string vocab_text(const data::Vocab& vocab, const std::filesystem::path& scratch) {
+    vocab.save(scratch);
+    const std::string text = read_text(scratch);
+    std::filesystem::remove(scratch);
+    return text;
+}
+
+}  // namespace
+
+template <class T>
+void save_model(const Seq2SeqModel<T>& model, const Task& task, const AppSettings& settings, const std::string& dir) {
+    const std::filesystem::path scratch = std::filesystem::temp_directory_path() / ("attn_vocab_" + std::to_string(::getpid()));
+    save_checkpoint(model, dir,
+                    {{"settings.txt", settings_text(task, model.sizes())},
+                     {"source_vocab.txt", vocab_text(task.source_vocab, scratch)},
+                     {"target_vocab.txt", vocab_text(task.target_vocab, scratch)}});
+    std::cout << "  saved the model to " << dir << "/\n";
+}
+
+template <class T>
+void load_model(Seq2SeqModel<T>& model, const Task& task, const AppSettings& settings, const std::string& dir) {
+    const std::filesystem::path folder = dir;
+    if (!std::filesystem::is_directory(folder)) throw std::runtime_error(dir + ": no such checkpoint folder");
+    const std::string saved = read_text(folder / "settings.txt");
+    if (saved != settings_text(task, model.sizes()))
+        throw std::runtime_error(dir + ": saved for other settings (" + data::join_tokens(data::split_words(saved), " ") +
+                                 "); run with the same --task, --embedding and --hidden");
+    if (data::Vocab::load(folder / "source_vocab.txt").tokens() != task.source_vocab.tokens() ||
+        data::Vocab::load(folder / "target_vocab.txt").tokens() != task.target_vocab.tokens())
+        throw std::runtime_error(dir + ": its vocabularies differ from this task's (another --seed or --data?)");
+    load_checkpoint(model, folder);
+    std::cout << "  loaded the model from " << dir << "/\n";
+}
+
+template <class T>
+std::vector<std::string> translate_sentence(Seq2SeqModel<T>& model, const Task& task, const std::string& sentence) {
+    data::Pair pair;
+    pair.source = task.corpus.level == data::TokenLevel::character ? data::split_code_points(sentence)
+                                                                   : data::split_words(sentence);
+    if (pair.source.empty()) throw std::invalid_argument("--translate: the sentence is empty");
+    std::vector<std::string> unknown;
+    for (const std::string& token : pair.source)
+        if (!task.source_vocab.contains(token)) unknown.push_back(token);
+    if (!unknown.empty())
+        std::cout << "  note: not in the training vocabulary (read as <unk>): " << data::join_tokens(unknown, " ") << "\n";
+    return translate(model, task, {pair}).front();
+}
+
+void report_buckets(const Evaluation& evaluation, const std::string& prefix, Summary& summary) {
+    std::printf("    %-8s %6s %8s %10s %8s\n", "length", "count", "BLEU", "token acc", "exact");
+    for (const BucketScores& bucket : evaluation.buckets) {
+        std::printf("    %-8s %6zu %8.3f %10.3f %8.3f\n", bucket.label.c_str(), bucket.count, bucket.scores.bleu,
+                    bucket.scores.token_accuracy, bucket.scores.exact_match);
+        summary.setting(prefix + "bleu_" + bucket.label, bucket.scores.bleu);
+    }
+    std::printf("    %-8s %6zu %8.3f %10.3f %8.3f\n", "all", evaluation.hypotheses.size(), evaluation.overall.bleu,
+                evaluation.overall.token_accuracy, evaluation.overall.exact_match);
+}
+
+template void save_model(const Seq2SeqModel<float>&, const Task&, const AppSettings&, const std::string&);
+template void load_model(Seq2SeqModel<float>&, const Task&, const AppSettings&, const std::string&);
+template std::vector<std::string> translate_sentence(Seq2SeqModel<float>&, const Task&, const std::string&);
+
+}  // namespace attn::ch01

@@ -1,0 +1,48 @@
+// The command-line program of chapters 01 and 02: flags, the task, training or loading a
+// model, evaluation by source length, --translate, checkpoints. main.cpp tells the story;
+// these are its steps.
+#pragma once
+#include "chapters/01_encoder_decoder/evaluation.hpp"
+#include "chapters/01_encoder_decoder/training.hpp"
+#include "common/cli.hpp"
+#include "common/summary.hpp"
+
+#include <string>
+
+namespace attn::ch01 {
+
+struct AppSettings {
+    RunSettings run;
+    std::string task = "translation";   // or "dates"
+    std::string data;                   // a TSV corpus instead of the generated tasks
+    std::string save, load, translate;
+    int embedding = 0;                  // 0: the task's default
+    int hidden = 128;
+    double lr = 3e-3;
+    int batch = 64;
+};
+
+// Binds the flags every seq2seq chapter shares.
+void add_seq2seq_flags(CommandLine& cli, AppSettings& settings, const std::string& chapter_dir);
+// Fills in defaults that depend on the task (steps, embedding size) and checks the values.
+void finish_seq2seq_flags(const CommandLine& cli, AppSettings& settings, const std::string& chapter_dir);
+
+ModelSizes model_sizes(const AppSettings& settings, const Task& task);
+TrainConfig train_config(const AppSettings& settings, const std::string& label);
+
+// A checkpoint folder holds the parameters, both vocabularies and settings.txt; loading
+// refuses a checkpoint of another task or size with a one-line message.
+template <class T>
+void save_model(const Seq2SeqModel<T>& model, const Task& task, const AppSettings& settings, const std::string& dir);
+template <class T>
+void load_model(Seq2SeqModel<T>& model, const Task& task, const AppSettings& settings, const std::string& dir);
+
+// Tokenises a sentence the way the task does and translates it greedily.
+template <class T>
+std::vector<std::string> translate_sentence(Seq2SeqModel<T>& model, const Task& task, const std::string& sentence);
+
+// Prints the scores by bucket and records them in the summary under `prefix`.
+void report_buckets(const Evaluation& evaluation, const std::string& prefix, Summary& summary);
+
+
+}  // namespace attn::ch01

@@ -1,0 +1,42 @@
+// Training any Seq2SeqModel with teacher forcing: shuffled batches, cross-entropy that
+// ignores padding, gradient clipping and Adam; the validation loss every so often.
+#pragma once
+#include "chapters/01_encoder_decoder/seq2seq.hpp"
+#include "chapters/01_encoder_decoder/task.hpp"
+
+#include <functional>
+#include <vector>
+
+namespace attn::ch01 {
+
+struct TrainConfig {
+    int steps = 1000;
+    std::size_t batch_size = 64;
+    double lr = 3e-3;
+    double clip = 1.0;           // global gradient norm
+    int eval_every = 100;        // steps between validation losses
+    std::uint64_t seed = 42;
+    std::string label = "training";   // shown on the progress bar
+};
+
+struct TrainLog {
+    std::vector<double> steps, train_loss;       // every step
+    std::vector<double> eval_steps, valid_loss;  // every eval_every steps
+    double seconds = 0;
+    double steps_per_second = 0;
+};
+
+// Called after each validation with the step and the validation loss (e.g. to print a few
+// translations).
+using OnEvaluation = std::function<void(int step, double valid_loss)>;
+
+// L = cross_entropy(model.forward(batch), batch.target_out), padding ignored.        (1.8)
+// Throws std::runtime_error if the loss stops being a finite number.
+template <class T>
+TrainLog train(Seq2SeqModel<T>& model, const Task& task, const TrainConfig& config, const OnEvaluation& on_eval = {});
+
+// The mean teacher-forced loss over `pairs`, without recording a tape.
+template <class T>
+double mean_loss(Seq2SeqModel<T>& model, const Task& task, const std::vector<data::Pair>& pairs);
+
+}  // namespace attn::ch01

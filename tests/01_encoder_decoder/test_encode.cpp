@@ -1,0 +1,67 @@
+// Self-checks for exercise 01.2: encode (exercises/01_encoder_decoder/encode.cpp).
+#include "chapters/01_encoder_decoder/encode.hpp"
+#include "chapters/01_encoder_decoder/gru_cell.hpp"
+#include "common/autodiff/ops.hpp"
+#include "tests/support/check_allclose.hpp"
+#include "tests/support/gradcheck.hpp"
+#include "tests/support/gradients.hpp"
+
+#include <xtensor/xnpy.hpp>
+
+using attn::Var;
+using A = xt::xarray<double>;
+
+namespace {
+constexpr double golden_tol = 1e-12;
+A golden(const std::string& name) { return xt::load_npy<double>(support::data_path("01_encoder_decoder/" + name + ".npy")); }
+}  // namespace
+
+TEST_CASE("01.2 encode" * doctest::test_suite("ch01")) {
+    attn::Rng rng(2);
+    attn::ch01::GruLayer<double> gru(5, 4, rng);
+    gru.weight_ih.value() = golden("gru_seq_weight_ih");
+    gru.weight_hh.value() = golden("gru_seq_weight_hh");
+    gru.bias_ih.value() = golden("gru_seq_bias_ih");
+    gru.bias_hh.value() = golden("gru_seq_bias_hh");
+    const attn::IndexVector lengths = xt::load_npy<std::int64_t>(support::data_path("01_encoder_decoder/gru_seq_lengths.npy"));
+    const Var<double> X = attn::parameter<double>(golden("gru_seq_x"));   // (3, 6, 5), lengths 6, 4, 1
+    const attn::ch01::EncoderOutput<double> out = attn::ch01::encode(X, lengths, gru);
+    REQUIRE(out.states.shape() == attn::Shape{3, 6, 4});
+    REQUIRE(out.final.shape() == attn::Shape{3, 4});
+
+    SUBCASE("the final states match nn.GRU on packed (padded) sequences") {
+        CHECK_ALLCLOSE(out.final.value(), golden("gru_seq_final"), golden_tol, golden_tol);
+    }
+    SUBCASE("every state matches PyTorch, padded steps repeating the last valid state") {
+        CHECK_ALLCLOSE(out.states.value(), golden("gru_seq_states"), golden_tol, golden_tol);
+    }
+    SUBCASE("the gradients match PyTorch's autograd") {
+        const Var<double> loss = attn::sum(out.states * attn::constant<double>(golden("gru_seq_R1"))) +
+                                 attn::sum(out.final * attn::constant<double>(golden("gru_seq_R2")));
+        attn::backward(loss);
+        CHECK_ALLCLOSE(X.grad(), golden("gru_seq_dx"), golden_tol, golden_tol);
+        CHECK_ALLCLOSE(gru.weight_hh.grad(), golden("gru_seq_dweight_hh"), golden_tol, golden_tol);
+        CHECK_ALLCLOSE(gru.weight_ih.grad(), golden("gru_seq_dweight_ih"), golden_tol, golden_tol);
+        CHECK_ALLCLOSE(gru.bias_hh.grad(), golden("gru_seq_dbias_hh"), golden_tol, golden_tol);
+    }
+    SUBCASE("the first state is one GRU step from h_0 = 0") {
+        const Var<double> x0 = attn::reshape(attn::slice(X, 1, 0, 1), {3, 5});
+        const Var<double> h1 = attn::ch01::gru_cell(gru.project_inputs(x0), attn::constant<double>(xt::zeros<double>({3, 4})), gru);
+        CHECK_ALLCLOSE(xt::view(out.states.value(), xt::all(), 0, xt::all()), h1.value(), 1e-14, 1e-14);
+    }
+    SUBCASE("whatever stands in the padding changes nothing") {
+        A scrambled = golden("gru_seq_x");
+        xt::view(scrambled, 1, xt::range(4, 6), xt::all()) = 100.0;   // sequence 1 has 4 valid steps
+        xt::view(scrambled, 2, xt::range(1, 6), xt::all()) = -50.0;   // sequence 2 has 1
+        const attn::ch01::EncoderOutput<double> again = attn::ch01::encode(attn::constant<double>(scrambled), lengths, gru);
+        CHECK_ALLCLOSE(again.final.value(), out.final.value(), 0.0, 0.0);
+    }
+    SUBCASE("a length of one gives the first state as the final one") {
+        CHECK_ALLCLOSE(xt::view(out.final.value(), 2, xt::all()), xt::view(out.states.value(), 2, 0, xt::all()), 0.0, 0.0);
+    }
+    SUBCASE("lengths that do not fit are refused") {
+        CHECK_THROWS_AS(attn::ch01::encode(X, attn::IndexVector{6, 7, 1}, gru), std::invalid_argument);
+        CHECK_THROWS_AS(attn::ch01::encode(X, attn::IndexVector{6, 0, 1}, gru), std::invalid_argument);
+        CHECK_THROWS_AS(attn::ch01::encode(X, attn::IndexVector{6, 4}, gru), std::invalid_argument);
+    }
+}
