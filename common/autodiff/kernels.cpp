@@ -1,7 +1,6 @@
 // Helpers shared by the ops (see kernels.hpp).
 #include "common/autodiff/kernels.hpp"
 
-#include <xtensor/xbroadcast.hpp>
 #include <xtensor/xmath.hpp>
 
 namespace attn::kernels {
@@ -34,10 +33,22 @@ Shape broadcast_shapes(const Shape& a, const Shape& b, const char* op) {
     return out;
 }
 
+BroadcastWalk::BroadcastWalk(const Shape& out, const Shape& in)
+    : out_(out), strides_(out.size(), 0), index_(out.size(), 0) {
+    std::size_t stride = 1;
+    for (std::size_t k = 0; k < in.size(); ++k) {   // align the shapes from the last axis
+        const std::size_t d_in = in.size() - 1 - k, d_out = out.size() - 1 - k;
+        strides_[d_out] = in[d_in] == 1 ? 0 : stride;
+        stride *= in[d_in];
+    }
+}
+
 template <class T>
 Array<T> broadcast_to(const Array<T>& a, const Shape& shape) {
     if (std::equal(a.shape().begin(), a.shape().end(), shape.begin(), shape.end())) return a;
-    Array<T> out = xt::broadcast(a, shape);
+    Array<T> out = Array<T>::from_shape(shape);
+    BroadcastWalk walk(shape, shape_of(a));
+    for (std::size_t k = 0; k < out.size(); ++k, walk.advance()) out.data()[k] = a.data()[walk.offset()];
     return out;
 }
 
@@ -57,14 +68,11 @@ Array<T> sum_to_shape(const Array<T>& g, const Shape& shape) {
             for (std::size_t k = 0; k < target_size; ++k) dst[k] += src[r * target_size + k];
         return out;
     }
-    // General case: line the shapes up from the right and sum every broadcast axis.
-    const std::size_t lead = g_shape.size() - shape.size();
-    std::vector<std::size_t> axes;
-    for (std::size_t d = 0; d < g_shape.size(); ++d)
-        if (d < lead || (shape[d - lead] == 1 && g_shape[d] != 1)) axes.push_back(d);
-    Array<T> summed = xt::sum(g, axes, xt::evaluation_strategy::immediate);   // materialized (XTENSOR_NOTES 4)
-    summed.reshape(shape);
-    return summed;
+    // General case: every entry of g adds into the entry it was broadcast from.
+    Array<T> out = xt::zeros<T>(shape);
+    BroadcastWalk walk(g_shape, shape);
+    for (std::size_t k = 0; k < g.size(); ++k, walk.advance()) out.data()[walk.offset()] += g.data()[k];
+    return out;
 }
 
 template Array<float> sum_to_shape(const Array<float>&, const Shape&);

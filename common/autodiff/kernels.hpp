@@ -28,6 +28,27 @@ template <class T> Array<T>& grad_buffer(Node<T>& node) {
 // The shape two shapes broadcast to (NumPy rules); throws std::invalid_argument naming `op`.
 Shape broadcast_shapes(const Shape& a, const Shape& b, const char* op);
 
+// Walks the positions of a tensor of shape `out` in row-major order and tells, for each,
+// where the matching entry of a tensor of shape `in` that broadcasts to `out` is. Lets
+// broadcasting ops run as one loop with no materialized copies.
+class BroadcastWalk {
+public:
+    BroadcastWalk(const Shape& out, const Shape& in);
+    std::size_t offset() const { return offset_; }
+    void advance() {
+        for (std::size_t d = out_.size(); d-- > 0;) {   // an odometer over the output index
+            offset_ += strides_[d];
+            if (++index_[d] < out_[d]) return;
+            offset_ -= strides_[d] * out_[d];
+            index_[d] = 0;
+        }
+    }
+
+private:
+    Shape out_, strides_, index_;   // strides_: the input's stride per output axis, 0 if broadcast
+    std::size_t offset_ = 0;
+};
+
 // Sums g over the axes along which a tensor of `shape` was broadcast to g's shape.
 template <class T> Array<T> sum_to_shape(const Array<T>& g, const Shape& shape);
 

@@ -6,7 +6,6 @@
 
 namespace attn {
 
-using kernels::broadcast_to;
 using kernels::shape_of;
 using kernels::sum_to_shape;
 
@@ -38,9 +37,9 @@ Array<T> apply_binary(const Array<T>& a, const Array<T>& b, const char* op, F f)
     } else if (sb == out_shape && repeats_within(sa, m_a, out_shape)) {
         for (std::size_t start = 0; start < n; start += m_a)
             for (std::size_t j = 0; j < m_a; ++j) o[start + j] = f(x[j], y[start + j]);
-    } else {
-        const Array<T> A = broadcast_to(a, out_shape), B = broadcast_to(b, out_shape);
-        for (std::size_t k = 0; k < n; ++k) o[k] = f(A.data()[k], B.data()[k]);
+    } else {   // e.g. queries (b, n_q, 1, h) + keys (b, 1, n_k, h) in additive attention
+        kernels::BroadcastWalk walk_a(out_shape, sa), walk_b(out_shape, sb);
+        for (std::size_t k = 0; k < n; ++k, walk_a.advance(), walk_b.advance()) o[k] = f(x[walk_a.offset()], y[walk_b.offset()]);
     }
     return out;
 }
