@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <regex>
 #include <sstream>
 
 namespace attn {
@@ -91,6 +92,24 @@ std::filesystem::path Summary::finish(const std::filesystem::path& dir, double s
     const std::filesystem::path path = dir / "summary.json";
     write_text_atomically(path, json.str());
     return path;
+}
+
+std::map<std::string, std::string> read_summary(const std::filesystem::path& path) {
+    std::map<std::string, std::string> values;
+    std::istringstream lines(read_text(path));
+    static const std::regex setting(R"re(^\s*"([^"]+)": (.*?),?$)re");
+    static const std::regex metric(R"re(^\s*"([^"]+)": \{"value": ([^,]+),)re");
+    std::smatch match;
+    for (std::string line; std::getline(lines, line);) {
+        if (std::regex_search(line, match, metric)) {
+            values[match[1]] = match[2];
+        } else if (std::regex_search(line, match, setting) && match[2] != "{") {
+            std::string value = match[2];
+            if (value.size() >= 2 && value.front() == '"') value = value.substr(1, value.size() - 2);
+            values[match[1]] = value;
+        }
+    }
+    return values;
 }
 
 }  // namespace attn

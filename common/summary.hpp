@@ -5,6 +5,7 @@
 #include "common/cli.hpp"
 
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,11 @@ private:
     std::vector<Setting> settings_;
     std::vector<Metric> metrics_;
 };
+
+// Reads back what Summary::finish wrote: every top-level setting ("task" -> "dates") and
+// every metric's value ("test_bleu" -> "0.93"), as text. Throws std::runtime_error naming
+// the file if it cannot be read. (Not a general JSON parser: it reads this format only.)
+std::map<std::string, std::string> read_summary(const std::filesystem::path& path);
 
 // JSON text for a string (quotes and escapes) and for a number (null if not finite).
 std::string json_string(const std::string& text);

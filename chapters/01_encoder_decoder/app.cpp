@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <iostream>
 #include <sstream>
+#include <map>
 #include <unistd.h>
 
 namespace attn::ch01 {
@@ -109,12 +110,45 @@ std::vector<std::string> translate_sentence(Seq2SeqModel<T>& model, const Task& 
     return translate(model, task, {pair}).front();
 }
 
+namespace {
+std::map<std::string, std::string> decisive_settings(const AppSettings& settings, const Task& task) {
+    const auto number = [](double v) { return json_number(v); };
+    return {{"task", task.name},
+            {"data", settings.data.empty() ? "none" : settings.data},
+            {"variant", settings.run.variant},
+            {"seed", number(static_cast<double>(settings.run.seed))},
+            {"steps", number(settings.run.steps)},
+            {"quick", settings.run.quick ? "true" : "false"},
+            {"embedding", number(settings.embedding)},
+            {"hidden", number(settings.hidden)},
+            {"batch", number(settings.batch)},
+            {"lr", number(settings.lr)},
+            {"loaded", settings.load.empty() ? "no" : settings.load}};
+}
+}  // namespace
+
+void record_settings(const AppSettings& settings, const Task& task, Summary& summary) {
+    for (const auto& [key, value] : decisive_settings(settings, task))
+        if (key != "variant" && key != "seed" && key != "steps" && key != "quick") summary.setting(key, value);
+}
+
+bool same_settings(const std::map<std::string, std::string>& saved, const AppSettings& settings, const Task& task) {
+    for (const auto& [key, value] : decisive_settings(settings, task)) {
+        const auto found = saved.find(key);
+        if (found == saved.end() || found->second != value) return false;
+    }
+    return true;
+}
+
 void report_buckets(const Evaluation& evaluation, const std::string& prefix, Summary& summary) {
     std::printf("    %-8s %6s %8s %10s %8s\n", "length", "count", "BLEU", "token acc", "exact");
     for (const BucketScores& bucket : evaluation.buckets) {
         std::printf("    %-8s %6zu %8.3f %10.3f %8.3f\n", bucket.label.c_str(), bucket.count, bucket.scores.bleu,
                     bucket.scores.token_accuracy, bucket.scores.exact_match);
+        summary.setting(prefix + "count_" + bucket.label, static_cast<double>(bucket.count));
         summary.setting(prefix + "bleu_" + bucket.label, bucket.scores.bleu);
+        summary.setting(prefix + "token_accuracy_" + bucket.label, bucket.scores.token_accuracy);
+        summary.setting(prefix + "exact_match_" + bucket.label, bucket.scores.exact_match);
     }
     std::printf("    %-8s %6zu %8.3f %10.3f %8.3f\n", "all", evaluation.hypotheses.size(), evaluation.overall.bleu,
                 evaluation.overall.token_accuracy, evaluation.overall.exact_match);

@@ -41,6 +41,12 @@ void load_model(Seq2SeqModel<T>& model, const Task& task, const AppSettings& set
 template <class T>
 std::vector<std::string> translate_sentence(Seq2SeqModel<T>& model, const Task& task, const std::string& sentence);
 
+// Records the settings that decide a run's result (task, data, sizes, steps, seed, ...), so
+// that a later chapter can tell whether a saved summary.json came from the same settings.
+void record_settings(const AppSettings& settings, const Task& task, Summary& summary);
+// True when `saved` (read_summary of a summary.json) holds the same recorded settings.
+bool same_settings(const std::map<std::string, std::string>& saved, const AppSettings& settings, const Task& task);
+
 // Prints the scores by bucket and records them in the summary under `prefix`.
 void report_buckets(const Evaluation& evaluation, const std::string& prefix, Summary& summary);
 

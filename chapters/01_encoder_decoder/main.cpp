@@ -95,9 +95,7 @@ int run(int argc, char** argv) {
                   << data::detokenize(translate_sentence(model, task, settings.translate), task.corpus.level) << "\n";
     if (!settings.save.empty()) save_model(model, task, settings, settings.save);
 
-    summary.setting("task", task.name);
-    summary.setting("hidden", settings.hidden);
-    summary.setting("embedding", settings.embedding);
+    record_settings(settings, task, summary);
     summary.setting("steps_per_second", log.steps_per_second);
     if (!log.train_loss.empty()) summary.setting("final_valid_loss", log.valid_loss.back());
     summary.metric("test_bleu", "test BLEU", test.overall.bleu, 0.0, 1.0);

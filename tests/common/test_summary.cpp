@@ -31,6 +31,12 @@ TEST_CASE("summary: metrics are judged against their ranges and written to summa
     CHECK(json.find("\"accuracy\": {\"value\": 0.97, \"expected_min\": 0.95, \"expected_max\": 1, \"in_range\": true}") !=
           std::string::npos);
     CHECK(json.find("\"all_in_range\": false") != std::string::npos);
+    const std::map<std::string, std::string> back = attn::read_summary(written);
+    CHECK(back.at("task") == "copy");
+    CHECK(back.at("accuracy") == "0.97");
+    CHECK(back.at("bleu") == "0.5");
+    CHECK(back.at("seconds") == "1.5");
+    CHECK(back.count("metrics") == 0);
     // Nothing but summary.json is left: the temporary file was renamed into place.
     CHECK(std::distance(std::filesystem::directory_iterator(dir), std::filesystem::directory_iterator()) == 1);
     std::filesystem::remove_all(dir);

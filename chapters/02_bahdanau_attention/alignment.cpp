@@ -1,0 +1,48 @@
+// Alignment heatmaps (see alignment.hpp).
+#include "chapters/02_bahdanau_attention/alignment.hpp"
+
+#include "chapters/01_encoder_decoder/evaluation.hpp"
+#include "common/data/tokenize.hpp"
+
+#include <algorithm>
+
+namespace attn::ch02 {
+
+Alignment align(BahdanauSeq2Seq<float>& model, const ch01::Task& task, const data::Pair& pair, const std::string& title) {
+    model.record_weights = true;
+    Alignment result;
+    result.output = ch01::translate(model, task, {pair}).front();
+    model.record_weights = false;
+    const std::size_t steps = model.recorded_weights.size(), S = pair.source.size();
+    if (steps > result.output.size()) result.output.push_back("<eos>");   // the step that said stop
+    result.heatmap.title = title;
+    result.heatmap.xlabel = "source";
+    result.heatmap.ylabel = "output";
+    result.heatmap.values = xt::zeros<double>({steps, S});
+    for (std::size_t t = 0; t < steps; ++t)
+        for (std::size_t j = 0; j < S; ++j) result.heatmap.values(t, j) = model.recorded_weights[t](0, j);
+    for (const std::string& token : pair.source) result.heatmap.x_tick_labels.push_back(data::display_token(token));
+    for (std::size_t t = 0; t < steps; ++t)
+        result.heatmap.y_tick_labels.push_back(t < result.output.size() ? data::display_token(result.output[t]) : "?");
+    result.heatmap.colorbar_label = "attention weight";
+    result.heatmap.z_min = 0.0;
+    result.heatmap.z_max = 1.0;
+    return result;
+}
+
+const data::Pair& pick_example(const std::vector<data::Pair>& pairs, const std::vector<std::string>& phrase,
+                               std::size_t fallback_length) {
+    const data::Pair* best = nullptr;
+    for (const data::Pair& pair : pairs) {
+        const bool has = !phrase.empty() &&
+                         std::search(pair.source.begin(), pair.source.end(), phrase.begin(), phrase.end()) != pair.source.end();
+        if (has && (!best || pair.source.size() < best->source.size())) best = &pair;
+    }
+    if (best) return *best;
+    for (const data::Pair& pair : pairs)
+        if (!best || std::abs(long(pair.source.size()) - long(fallback_length)) < std::abs(long(best->source.size()) - long(fallback_length)))
+            best = &pair;
+    return *best;
+}
+
+}  // namespace attn::ch02

@@ -1,0 +1,117 @@
+// Chapter 02, Bahdanau attention: the same encoder, but a decoder that looks back at every
+// source position at every step. We train it on chapter 01's task and budget, compare the
+// two by source length, and draw where it looked.
+#include "chapters/01_encoder_decoder/app.hpp"
+#include "chapters/01_encoder_decoder/figures.hpp"
+#include "chapters/02_bahdanau_attention/alignment.hpp"
+#include "chapters/02_bahdanau_attention/bahdanau.hpp"
+#include "chapters/02_bahdanau_attention/comparison.hpp"
+#include "common/data/tokenize.hpp"
+#include "common/progress.hpp"
+
+#include <cstdio>
+#include <iostream>
+#include <unistd.h>
+
+using namespace attn;
+using namespace attn::ch02;
+
+namespace {
+
+const std::string chapter_dir = "02_bahdanau_attention";
+
+// 01 against 02, bucket by bucket.
+void print_comparison(const ch01::Evaluation& before, const ch01::Evaluation& after) {
+    std::printf("    %-8s %10s %10s %8s\n", "length", "01 BLEU", "02 BLEU", "02 / 01");
+    for (std::size_t k = 0; k < after.buckets.size(); ++k) {
+        const double b01 = before.buckets[k].scores.bleu, b02 = after.buckets[k].scores.bleu;
+        std::printf("    %-8s %10.3f %10.3f %8.2f\n", after.buckets[k].label.c_str(), b01, b02, b02 / std::max(b01, 1e-9));
+    }
+}
+
+int run(int argc, char** argv) {
+    ch01::AppSettings settings;
+    CommandLine cli(argc > 0 ? std::filesystem::path(argv[0]).filename().string() : "ch02",
+                    "Bahdanau attention, compared with chapter 01's context vector");
+    ch01::add_seq2seq_flags(cli, settings, chapter_dir);
+    if (!cli.parse(argc, argv)) return 0;
+    ch01::finish_seq2seq_flags(cli, settings, chapter_dir);
+    const Stopwatch clock;
+    std::cout << "Chapter 02: Bahdanau attention (" << settings.run.variant << " code, seed " << settings.run.seed << ")\n";
+
+    // ---- 1. The same task as chapter 01.
+    const ch01::Task task = ch01::load_task(settings.task, settings.data, settings.run.seed, settings.run.quick);
+    std::cout << "\n1. " << task.corpus.description << "\n";
+
+    // ---- 2. The attention model: keys W_k h_j once (2.1); at each step score (2.2), mask and
+    //         normalise (2.3), average (2.4), and feed [embedding; c_t] to the GRU (2.5)-(2.7).
+    Rng rng(settings.run.seed);
+    BahdanauSeq2Seq<float> model(ch01::model_sizes(settings, task), rng);
+    std::cout << "\n2. Encoder-decoder with additive attention: " << model.parameter_count() << " parameters\n";
+    ch01::TrainLog log;
+    if (!settings.load.empty()) {
+        ch01::load_model(model, task, settings, settings.load);
+    } else {
+        std::cout << "\n3. Training for " << settings.run.steps << " steps, the same budget as chapter 01\n";
+        const std::vector<data::Pair> peek(task.corpus.validation.begin(), task.corpus.validation.begin() + 2);
+        log = ch01::train(model, task, ch01::train_config(settings, "   training"), [&](int step, double valid_loss) {
+            std::cout << "   step " << step << ": validation loss " << valid_loss << "\n";
+            ch01::show_examples(task, peek, ch01::translate(model, task, peek), peek.size());
+        });
+    }
+
+    // ---- 4. Test scores by source length, against chapter 01.
+    std::cout << "\n4. Greedy decoding of " << task.corpus.test.size() << " test sentences:\n";
+    Summary summary("02_bahdanau_attention", settings.run);
+    const ch01::Evaluation test = ch01::evaluate(model, task, task.corpus.test);
+    ch01::report_buckets(test, "test_", summary);
+    ch01::show_examples(task, task.corpus.test, test.hypotheses, 3);
+    std::cout << "\n   Chapter 01 on the same task and budget:\n";
+    const Chapter01Scores before = chapter01_scores(settings, task);
+    std::cout << "   (chapter 01's numbers: " << before.origin << ")\n";
+    print_comparison(before.evaluation, test);
+
+    // ---- 5. Figures: the scores of both chapters, the loss, and two alignments.
+    const std::filesystem::path out = settings.run.out;
+    std::cout << "\n5. Figures in " << out.string() << ":\n";
+    if (!log.steps.empty()) plot::save_and_report(ch01::loss_curves(log, "Chapter 02: learning " + task.name + " with attention"), out, "loss_curves");
+    plot::save_and_report(ch01::scores_by_length({{"01 context vector", &before.evaluation}, {"02 attention", &test}},
+                                                 "Chapter 01 vs 02: scores by source length (test set)", "source length (tokens)"),
+                          out, "scores_by_length");
+    const std::vector<std::string> phrase = task.name == "translation" ? std::vector<std::string>{"zone", "économique", "européenne"}
+                                                                      : std::vector<std::string>{};
+    const Alignment example = align(model, task, pick_example(task.corpus.test, phrase, 14),
+                                    "Chapter 02: where the decoder looked (" + task.name + ")");
+    plot::save_and_report(example.heatmap, out, "alignment");
+    std::cout << "\n" << plot::preview(example.heatmap, ::isatty(STDOUT_FILENO) == 1);
+
+    // ---- 6. Your own sentence, with its alignment; saving.
+    if (!settings.translate.empty()) {
+        const data::Pair yours{task.corpus.level == data::TokenLevel::character ? data::split_code_points(settings.translate)
+                                                                               : data::split_words(settings.translate), {}};
+        if (yours.source.empty()) throw std::invalid_argument("--translate: the sentence is empty");
+        const Alignment mine = align(model, task, yours, "Your sentence");
+        std::cout << "\n6. " << settings.translate << "\n   => " << data::detokenize(mine.output, task.corpus.level) << "\n"
+                  << plot::preview(mine.heatmap, ::isatty(STDOUT_FILENO) == 1);
+        plot::save_and_report(mine.heatmap, out, "alignment_yours");
+    }
+    if (!settings.save.empty()) ch01::save_model(model, task, settings, settings.save);
+
+    ch01::record_settings(settings, task, summary);
+    summary.setting("steps_per_second", log.steps_per_second);
+    summary.setting("chapter01_source", before.origin);
+    const double longest02 = test.buckets.back().scores.bleu, longest01 = before.evaluation.buckets.back().scores.bleu;
+    summary.metric("test_bleu", "test BLEU", test.overall.bleu, 0.0, 1.0);
+    summary.metric("test_exact_match", "test exact match", test.overall.exact_match, 0.0, 1.0);
+    summary.metric("longest_bucket_bleu", "BLEU on the longest sources", longest02, 0.0, 1.0);
+    summary.metric("longest_bucket_ratio", "longest sources: BLEU 02 / BLEU 01", longest02 / std::max(longest01, 1e-9), 0.0, 1e9);
+    const std::filesystem::path written = summary.finish(out, clock.seconds());
+    std::cout << "  wrote " << written.string() << "\n";
+    return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    return run_program("ch02", [&] { return run(argc, argv); });
+}
