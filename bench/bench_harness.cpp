@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <malloc.h>
 #include <vector>
 
 namespace attn::bench {
@@ -31,12 +30,6 @@ std::string json_line(const Measurement& m) {
            ", \"env\": {\"compiler\": " + json_string(BENCH_COMPILER) + ", \"build\": " + json_string(BENCH_BUILD_TYPE) +
            ", \"flags\": " + json_string(BENCH_FLAGS) + ", \"openblas_core\": " + json_string(blas::core_name()) +
            ", \"openblas_threads\": " + std::to_string(blas::threads()) + "}}";
-}
-
-bool keep_freed_memory() {
-    const bool mmap_ok = mallopt(M_MMAP_THRESHOLD, 32 << 20) == 1;   // glibc's largest value on 64-bit
-    const bool trim_ok = mallopt(M_TRIM_THRESHOLD, 512 << 20) == 1;
-    return mmap_ok && trim_ok;
 }
 
 }  // namespace attn::bench

@@ -19,8 +19,5 @@ double median_ms_per_call(const std::function<void()>& body, int calls, int repe
 // {"config": ..., "impl": "course", "threads": N, "ms_per_call": x, "env": {...}}
 std::string json_line(const Measurement& m);
 
-// Keeps freed memory in the process (glibc mallopt): fresh pages cost ~12 us each on these
-// machines (XTENSOR_NOTES.md 3.1). Returns false when the allocator ignores the request.
-bool keep_freed_memory();
 
 }  // namespace attn::bench

@@ -4,6 +4,7 @@
 #include "bench/bench_harness.hpp"
 #include "common/autodiff/ops.hpp"
 #include "common/random.hpp"
+#include "common/runtime.hpp"
 
 #include <cstdint>
 #include <iostream>
@@ -58,7 +59,7 @@ void bench_cross_entropy(std::size_t rows, std::size_t classes, Rng& rng) {
 }  // namespace
 
 int main() {
-    if (!bench::keep_freed_memory()) std::cerr << "bench: mallopt was refused; timings include page faults\n";
+    if (!tune_runtime().kept_freed_memory) std::cerr << "bench: mallopt was refused; timings include page faults\n";
     Rng rng(0);
     bench_matmul(64, 160, 384, rng);    // a GRU's input-to-gates product: (batch, emb + context) x (.., 3H)
     bench_matmul(64, 128, 384, rng);    // hidden-to-gates: (batch, H) x (H, 3H)

@@ -1,6 +1,7 @@
 // Command-line flags (see cli.hpp). Introduced in chapter 00.
 #include "common/cli.hpp"
 
+#include "common/runtime.hpp"
 #include "common/tensor.hpp"
 
 #include <cerrno>
@@ -168,6 +169,7 @@ void finish_standard_flags(const CommandLine& cli, RunSettings& settings, const 
 }
 
 int run_program(const std::string& program, const std::function<int()>& body) {
+    tune_runtime();
     try {
         return body();
     } catch (const UsageError& error) {

@@ -36,8 +36,8 @@ TrainLog train(Seq2SeqModel<T>& model, const Task& task, const TrainConfig& conf
     std::size_t next_batch = 0;
     model.train();
     for (int step = 1; step <= config.steps; ++step) {
-        if (next_batch == epoch.size()) {   // a new shuffled pass over the training pairs
-            epoch = data::shuffled_batches(pairs.size(), config.batch_size, rng, /*drop_last=*/true);
+        if (next_batch == epoch.size()) {   // a new pass; batches of similar lengths waste less on padding
+            epoch = data::length_grouped_batches(pairs, config.batch_size, rng);
             next_batch = 0;
         }
         const data::Batch batch = data::make_batch(pairs, epoch[next_batch++], task.source_vocab, task.target_vocab);

@@ -29,5 +29,6 @@ void gemm<double>(bool transpose_a, bool transpose_b, std::size_t M, std::size_t
 
 const char* core_name() { return openblas_get_corename(); }
 int threads() { return openblas_get_num_threads(); }
+void set_threads(int threads) { openblas_set_num_threads(threads); }
 
 }  // namespace attn::blas

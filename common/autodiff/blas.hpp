@@ -14,5 +14,6 @@ void gemm(bool transpose_a, bool transpose_b, std::size_t M, std::size_t N, std:
 // The OpenBLAS kernel in use (e.g. "Haswell") and its thread count, for benchmark records.
 const char* core_name();
 int threads();
+void set_threads(int threads);
 
 }  // namespace attn::blas

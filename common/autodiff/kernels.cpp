@@ -33,7 +33,7 @@ Shape broadcast_shapes(const Shape& a, const Shape& b, const char* op) {
     return out;
 }
 
-BroadcastWalk::BroadcastWalk(const Shape& out, const Shape& in)
+BroadcastWalk::BroadcastWalk(const Shape& out, const Shape& in, bool by_rows)
     : out_(out), strides_(out.size(), 0), index_(out.size(), 0) {
     std::size_t stride = 1;
     for (std::size_t k = 0; k < in.size(); ++k) {   // align the shapes from the last axis
@@ -41,6 +41,8 @@ BroadcastWalk::BroadcastWalk(const Shape& out, const Shape& in)
         strides_[d_out] = in[d_in] == 1 ? 0 : stride;
         stride *= in[d_in];
     }
+    walked_ = by_rows && !out.empty() ? out.size() - 1 : out.size();
+    last_stride_ = out.empty() ? 0 : strides_.back();
 }
 
 template <class T>
@@ -53,7 +55,7 @@ Array<T> broadcast_to(const Array<T>& a, const Shape& shape) {
 }
 
 template <class T>
-Array<T> sum_to_shape(const Array<T>& g, const Shape& shape) {
+Array<T> sum_to_shape(Array<T> g, const Shape& shape) {
     const Shape g_shape = shape_of(g);
     if (g_shape == shape) return g;
     std::size_t target_size = 1;
@@ -68,15 +70,26 @@ Array<T> sum_to_shape(const Array<T>& g, const Shape& shape) {
             for (std::size_t k = 0; k < target_size; ++k) dst[k] += src[r * target_size + k];
         return out;
     }
-    // General case: every entry of g adds into the entry it was broadcast from.
+    // General case: every entry of g adds into the entry it was broadcast from, a row at a time.
     Array<T> out = xt::zeros<T>(shape);
-    BroadcastWalk walk(g_shape, shape);
-    for (std::size_t k = 0; k < g.size(); ++k, walk.advance()) out.data()[walk.offset()] += g.data()[k];
+    const std::size_t inner = g_shape.empty() ? 1 : g_shape.back();
+    BroadcastWalk walk(g_shape, shape, /*by_rows=*/true);
+    for (std::size_t start = 0; start < g.size(); start += inner, walk.advance()) {
+        const T* row = g.data() + start;
+        T* target = out.data() + walk.offset();
+        if (walk.last_stride() == 1) {
+            for (std::size_t j = 0; j < inner; ++j) target[j] += row[j];
+        } else {
+            T total = 0;
+            for (std::size_t j = 0; j < inner; ++j) total += row[j];
+            target[0] += total;
+        }
+    }
     return out;
 }
 
-template Array<float> sum_to_shape(const Array<float>&, const Shape&);
-template Array<double> sum_to_shape(const Array<double>&, const Shape&);
+template Array<float> sum_to_shape(Array<float>, const Shape&);
+template Array<double> sum_to_shape(Array<double>, const Shape&);
 template Array<float> broadcast_to(const Array<float>&, const Shape&);
 template Array<double> broadcast_to(const Array<double>&, const Shape&);
 

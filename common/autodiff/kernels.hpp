@@ -31,12 +31,17 @@ Shape broadcast_shapes(const Shape& a, const Shape& b, const char* op);
 // Walks the positions of a tensor of shape `out` in row-major order and tells, for each,
 // where the matching entry of a tensor of shape `in` that broadcasts to `out` is. Lets
 // broadcasting ops run as one loop with no materialized copies.
+//
+// With by_rows = true it walks whole rows (the last axis) instead of single entries:
+// offset() is where the row starts in the input, and last_stride() is 1 if the input runs
+// along the row or 0 if it repeats one value, so the inner loop over a row can vectorize.
 class BroadcastWalk {
 public:
-    BroadcastWalk(const Shape& out, const Shape& in);
+    BroadcastWalk(const Shape& out, const Shape& in, bool by_rows = false);
     std::size_t offset() const { return offset_; }
+    std::size_t last_stride() const { return last_stride_; }
     void advance() {
-        for (std::size_t d = out_.size(); d-- > 0;) {   // an odometer over the output index
+        for (std::size_t d = walked_; d-- > 0;) {   // an odometer over the output index
             offset_ += strides_[d];
             if (++index_[d] < out_[d]) return;
             offset_ -= strides_[d] * out_[d];
@@ -46,11 +51,12 @@ public:
 
 private:
     Shape out_, strides_, index_;   // strides_: the input's stride per output axis, 0 if broadcast
-    std::size_t offset_ = 0;
+    std::size_t offset_ = 0, walked_ = 0, last_stride_ = 0;
 };
 
-// Sums g over the axes along which a tensor of `shape` was broadcast to g's shape.
-template <class T> Array<T> sum_to_shape(const Array<T>& g, const Shape& shape);
+// Sums g over the axes along which a tensor of `shape` was broadcast to g's shape. Takes g
+// by value: when nothing was broadcast it is handed back as it is (moved, not copied).
+template <class T> Array<T> sum_to_shape(Array<T> g, const Shape& shape);
 
 // a broadcast to `shape` and materialized (a copy only when the shapes differ).
 template <class T> Array<T> broadcast_to(const Array<T>& a, const Shape& shape);

@@ -44,7 +44,7 @@ Var<T> reshape(const Var<T>& x, const Shape& shape) {
     out.reshape(shape);
     return record_op<T>("reshape", std::move(out), {x}, [](Node<T>& self) {
         Node<T>& in = *self.inputs[0];
-        Array<T> g = self.grad;   // same entries in the same order: only the shape changes back
+        Array<T> g = std::move(self.grad);   // same entries in the same order: only the shape changes back
         g.reshape(in.value.shape());
         accumulate_grad(in, std::move(g));
     });
@@ -166,7 +166,7 @@ Var<T> expand(const Var<T>& x, const Shape& shape) {
         throw std::invalid_argument("expand: " + shape_string(x.shape()) + " cannot be broadcast to " + shape_string(shape));
     return record_op<T>("expand", kernels::broadcast_to(x.value(), shape), {x}, [](Node<T>& self) {
         Node<T>& in = *self.inputs[0];   // every copy of an entry sends its gradient back to it
-        accumulate_grad(in, kernels::sum_to_shape(self.grad, shape_of(in.value)));
+        accumulate_grad(in, kernels::sum_to_shape(std::move(self.grad), shape_of(in.value)));
     });
 }
 

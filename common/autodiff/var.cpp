@@ -153,6 +153,7 @@ void backward(const Var<T>& root, const Array<T>& seed) {
         node.inputs.clear();
         if (&node != &top) node.grad = no_gradient<T>();
     }
+    top.grad = seed;   // an op may have handed its gradient on (moved it) instead of copying it
 }
 
 template <class T>

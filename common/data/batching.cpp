@@ -77,6 +77,23 @@ std::vector<std::vector<std::size_t>> shuffled_batches(std::size_t n_examples, s
     return batches;
 }
 
+std::vector<std::vector<std::size_t>> length_grouped_batches(const std::vector<Pair>& pairs, std::size_t batch_size,
+                                                             Rng& rng, std::size_t pool) {
+    if (batch_size == 0 || pool == 0) throw std::invalid_argument("length_grouped_batches: batch_size and pool must be positive");
+    std::vector<std::size_t> order = rng.permutation(pairs.size());
+    const std::size_t chunk = batch_size * pool;
+    std::vector<std::vector<std::size_t>> batches;
+    for (std::size_t start = 0; start + batch_size <= order.size(); start += chunk) {
+        const auto first = order.begin() + static_cast<std::ptrdiff_t>(start);
+        const auto last = order.begin() + static_cast<std::ptrdiff_t>(std::min(order.size(), start + chunk));
+        std::stable_sort(first, last, [&](std::size_t a, std::size_t b) { return pairs[a].source.size() < pairs[b].source.size(); });
+        for (auto it = first; last - it >= static_cast<std::ptrdiff_t>(batch_size); it += static_cast<std::ptrdiff_t>(batch_size))
+            batches.emplace_back(it, it + static_cast<std::ptrdiff_t>(batch_size));
+    }
+    for (std::size_t i = batches.size(); i > 1; --i) std::swap(batches[i - 1], batches[rng.below(i)]);   // Fisher-Yates
+    return batches;
+}
+
 std::string Bucket::label() const {
     if (min_len == max_len) return std::to_string(min_len);
     return std::to_string(min_len) + "-" + std::to_string(max_len);

@@ -37,6 +37,12 @@ Batch make_batch(const std::vector<Pair>& pairs, const std::vector<std::size_t>&
 // `drop_last`, which keeps every batch the same size. Call once per epoch with the same Rng.
 std::vector<std::vector<std::size_t>> shuffled_batches(std::size_t n_examples, std::size_t batch_size,
                                                        Rng& rng, bool drop_last = false);
+// One epoch of batches whose sentences have similar source lengths, so that little of each
+// batch is padding (a GRU pays for every padded step): the shuffled examples are taken
+// `pool` batches at a time, sorted by source length within the pool, cut into batches of
+// `batch_size` (the last partial batch of the epoch is dropped), and the batches shuffled.
+std::vector<std::vector<std::size_t>> length_grouped_batches(const std::vector<Pair>& pairs, std::size_t batch_size,
+                                                             Rng& rng, std::size_t pool = 50);
 // The same cut without shuffling (0, 1, 2, ... in order), for evaluation.
 std::vector<std::vector<std::size_t>> ordered_batches(std::size_t n_examples, std::size_t batch_size);
 

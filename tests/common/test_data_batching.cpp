@@ -112,3 +112,29 @@ TEST_CASE("data: bucket_by_source_length uses inclusive upper edges" * doctest::
         CHECK_THROWS_AS(bucket_by_source_length(pairs, {0, 10}), std::invalid_argument);
     }
 }
+
+TEST_CASE("data: length-grouped batches hold similar lengths and every example at most once" * doctest::test_suite("common")) {
+    std::vector<attn::data::Pair> pairs;
+    attn::Rng make(5);
+    for (std::size_t i = 0; i < 1000; ++i) pairs.push_back({std::vector<std::string>(1 + make.below(40), "w"), {"x"}});
+    attn::Rng rng(6);
+    const std::vector<std::vector<std::size_t>> batches = attn::data::length_grouped_batches(pairs, 10, rng, 20);
+    CHECK(batches.size() == 100);   // 1000 examples, pools of 200, batches of 10: nothing left over
+    std::vector<int> seen(pairs.size(), 0);
+    double spread = 0;
+    for (const std::vector<std::size_t>& batch : batches) {
+        CHECK(batch.size() == 10);
+        std::size_t shortest = 100, longest = 0;
+        for (const std::size_t i : batch) {
+            ++seen[i];
+            shortest = std::min(shortest, pairs[i].source.size());
+            longest = std::max(longest, pairs[i].source.size());
+        }
+        spread += static_cast<double>(longest - shortest);
+    }
+    CHECK(std::count(seen.begin(), seen.end(), 1) == 1000);
+    // Random batches of 10 lengths from 1..40 would span about 30; sorted pools of 200, about 2.
+    CHECK(spread / static_cast<double>(batches.size()) < 5.0);
+    attn::Rng again(6);
+    CHECK(attn::data::length_grouped_batches(pairs, 10, again, 20) == batches);   // deterministic for a seed
+}
