@@ -176,6 +176,9 @@ int run_program(const std::string& program, const std::function<int()>& body) {
         std::cerr << program << ": " << error.what() << "\n";
         if (!error.usage.empty()) std::cerr << error.usage << "\n";
         return 2;
+    } catch (const InputError& error) {
+        std::cerr << program << ": " << error.what() << "\n";
+        return 2;
     } catch (const NotImplemented& error) {
         // "not implemented yet: exercise 00.1 in exercises/..." -> point at the check command.
         static const std::regex chapter_of(R"(exercise ([0-9]{2})\.)");

@@ -16,6 +16,12 @@ struct UsageError : std::runtime_error {
     std::string usage;   // the program's usage line, filled in by CommandLine::parse
 };
 
+// A file the user pointed at is missing or malformed (a corpus, a checkpoint): the program
+// prints the one-line message and exits with 2, like a usage error, having written nothing.
+struct InputError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
 class CommandLine {
 public:
     CommandLine(std::string program, std::string about);
@@ -71,7 +77,7 @@ void finish_standard_flags(const CommandLine& cli, RunSettings& settings, const 
                            int default_steps, int quick_steps);
 
 // Runs a chapter's body and turns failures into exit codes: UsageError -> one line, the
-// usage, exit 2; any other exception -> "error: ..." and exit 1 (a learner's unfinished
+// usage, exit 2; InputError -> one line, exit 2; any other exception -> "error: ..." and exit 1 (a learner's unfinished
 // exercise included, with the command that checks it).
 int run_program(const std::string& program, const std::function<int()>& body);
 

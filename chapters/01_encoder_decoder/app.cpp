@@ -34,7 +34,7 @@ void finish_seq2seq_flags(const CommandLine& cli, AppSettings& settings, const s
         throw UsageError("--task must be translation or dates, got '" + settings.task + "'", cli.usage());
     if (!(settings.lr > 0 && settings.lr < 1)) throw UsageError("--lr must be between 0 and 1", cli.usage());
     const bool dates = settings.task == "dates" && settings.data.empty();
-    finish_standard_flags(cli, settings.run, chapter_dir, dates ? 1500 : 6000, dates ? 150 : 200);
+    finish_standard_flags(cli, settings.run, chapter_dir, dates ? 1000 : 800, dates ? 150 : 200);
     if (settings.embedding == 0) settings.embedding = dates ? 32 : 64;
 }
 
@@ -81,8 +81,9 @@ void save_model(const Seq2SeqModel<T>& model, const Task& task, const AppSetting
     std::cout << "  saved the model to " << dir << "/\n";
 }
 
+namespace {
 template <class T>
-void load_model(Seq2SeqModel<T>& model, const Task& task, const AppSettings& settings, const std::string& dir) {
+void check_and_load(Seq2SeqModel<T>& model, const Task& task, const std::string& dir) {
     const std::filesystem::path folder = dir;
     if (!std::filesystem::is_directory(folder)) throw std::runtime_error(dir + ": no such checkpoint folder");
     const std::string saved = read_text(folder / "settings.txt");
@@ -93,8 +94,19 @@ void load_model(Seq2SeqModel<T>& model, const Task& task, const AppSettings& set
         data::Vocab::load(folder / "target_vocab.txt").tokens() != task.target_vocab.tokens())
         throw std::runtime_error(dir + ": its vocabularies differ from this task's (another --seed or --data?)");
     load_checkpoint(model, folder);
+}
+}  // namespace
+
+template <class T>
+void load_model(Seq2SeqModel<T>& model, const Task& task, const AppSettings& settings, const std::string& dir) {
+    try {
+        check_and_load(model, task, dir);
+    } catch (const std::runtime_error& error) {
+        throw InputError(error.what());   // a missing or mismatched checkpoint -> exit code 2
+    }
     std::cout << "  loaded the model from " << dir << "/\n";
 }
+
 
 template <class T>
 std::vector<std::string> translate_sentence(Seq2SeqModel<T>& model, const Task& task, const std::string& sentence) {

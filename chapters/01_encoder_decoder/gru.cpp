@@ -11,12 +11,13 @@ namespace attn::ch01 {
 
 template <class T>
 GruLayer<T>::GruLayer(std::size_t in, std::size_t H, Rng& rng) : input_size(in), hidden_size(H) {
-    // PyTorch draws every GRU weight and bias uniformly from [-1/sqrt(H), 1/sqrt(H)].
+    // PyTorch draws every GRU weight and bias uniformly from [-1/sqrt(H), 1/sqrt(H)]. The names
+    // are torch.nn.GRU's for its first (here only) layer: weight_ih_l0, ...
     const double bound = 1.0 / std::sqrt(static_cast<double>(H));
-    weight_ih = this->register_parameter("weight_ih", uniform_array<T>({3 * H, in}, bound, rng));
-    weight_hh = this->register_parameter("weight_hh", uniform_array<T>({3 * H, H}, bound, rng));
-    bias_ih = this->register_parameter("bias_ih", uniform_array<T>({3 * H}, bound, rng));
-    bias_hh = this->register_parameter("bias_hh", uniform_array<T>({3 * H}, bound, rng));
+    weight_ih = this->register_parameter("weight_ih_l0", uniform_array<T>({3 * H, in}, bound, rng));
+    weight_hh = this->register_parameter("weight_hh_l0", uniform_array<T>({3 * H, H}, bound, rng));
+    bias_ih = this->register_parameter("bias_ih_l0", uniform_array<T>({3 * H}, bound, rng));
+    bias_hh = this->register_parameter("bias_hh_l0", uniform_array<T>({3 * H}, bound, rng));
 }
 
 template <class T>

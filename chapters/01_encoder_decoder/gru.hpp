@@ -7,8 +7,9 @@
 
 namespace attn::ch01 {
 
-// weight_ih (3H, in), weight_hh (3H, H), bias_ih (3H), bias_hh (3H); the three row blocks
-// are the reset gate r, the update gate z and the candidate n, in that order.
+// weight_ih (3H, in), weight_hh (3H, H), bias_ih (3H), bias_hh (3H), registered as
+// weight_ih_l0, ... like a one-layer torch.nn.GRU; the three row blocks are the reset gate
+// r, the update gate z and the candidate n, in that order.
 template <class T>
 class GruLayer : public Module<T> {
 public:

@@ -3,6 +3,7 @@
 
 #include "common/data/dates.hpp"
 #include "common/data/toy_translation.hpp"
+#include "common/cli.hpp"
 #include "common/data/tsv.hpp"
 
 #include <algorithm>
@@ -26,7 +27,11 @@ Task load_task(const std::string& name, const std::string& tsv_path, std::uint64
         data::TsvOptions options;
         options.seed = seed;
         task.name = "tsv";
-        task.corpus = data::read_tsv_corpus(tsv_path, options);
+        try {
+            task.corpus = data::read_tsv_corpus(tsv_path, options);
+        } catch (const std::runtime_error& error) {
+            throw InputError(error.what());   // "file:line: what is wrong" -> exit code 2
+        }
         task.bucket_edges = {10, 20, 30, 40};
     } else if (name == "translation") {
         task.name = name;

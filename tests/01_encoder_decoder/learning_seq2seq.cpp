@@ -14,7 +14,7 @@ TEST_CASE("ch01 model: the encoder-decoder's gradient matches central difference
     const std::vector<attn::data::Pair> pairs = {{{"a", "b", "c"}, {"x", "y"}}, {{"c"}, {"y", "y", "x"}}};
     attn::data::Vocab source = attn::data::Vocab::build({{"a", "b", "c"}}), target = attn::data::Vocab::build({{"x", "y"}});
     const attn::data::Batch batch = attn::data::make_batch(pairs, {0, 1}, source, target);
-    for (const std::string name : {"decoder.gru.weight_hh", "encoder.gru.weight_ih", "decoder.output.bias", "encoder.embedding.weight"}) {
+    for (const std::string name : {"decoder.gru.weight_hh_l0", "encoder.gru.weight_ih_l0", "decoder.output.bias", "encoder.embedding.weight"}) {
         CAPTURE(name);
         attn::Var<double> weight;
         for (const auto& [n, v] : model.named_parameters())

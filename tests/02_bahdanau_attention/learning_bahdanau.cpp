@@ -14,7 +14,7 @@ TEST_CASE("ch02 model: the attention model's gradient matches central difference
     const std::vector<attn::data::Pair> pairs = {{{"a", "b", "c"}, {"x", "y"}}, {{"c"}, {"y", "y", "x"}}};
     const attn::data::Vocab source = attn::data::Vocab::build({{"a", "b", "c"}}), target = attn::data::Vocab::build({{"x", "y"}});
     const attn::data::Batch batch = attn::data::make_batch(pairs, {0, 1}, source, target);
-    for (const std::string name : {"decoder.attention.W_q.weight", "decoder.attention.w_v.weight", "encoder.gru.weight_hh"}) {
+    for (const std::string name : {"decoder.attention.W_q.weight", "decoder.attention.w_v.weight", "encoder.gru.weight_hh_l0"}) {
         CAPTURE(name);
         attn::Var<double> weight;
         for (const auto& [n, v] : model.named_parameters())
