@@ -366,9 +366,11 @@ std::string line_plot_settings(const LinePlot& plot) {
     out += "set border 3 lw 1.2             # axes on the left and bottom only\n"
            "set tics nomirror out\n"
            "set grid xtics ytics mxtics mytics lt 1 lc rgb '#DDDDDD' lw 1, lt 1 lc rgb '#EFEFEF' lw 1\n"
-           "set key outside right top Left reverse samplen 2.5 spacing 1.3  # beside the data\n"
            "set autoscale fix\n"
            "set offsets graph 0.02, graph 0.02, graph 0.05, graph 0.05  # a little air around the data\n";
+    out += plot.legend == "outside"
+               ? "set key outside right top Left reverse samplen 2.5 spacing 1.3  # beside the data\n"
+               : "set key inside " + plot.legend + " Left reverse samplen 2.5 spacing 1.3 box opaque\n";
     if (plot.log_x) out += "set logscale x\n";
     if (plot.log_y) out += "set logscale y\n";
     if (plot.log_x && plot.x_tick_labels.empty()) {
@@ -387,12 +389,15 @@ std::string line_plot_settings(const LinePlot& plot) {
 
 std::string line_plot_command(const LinePlot& plot, const std::string& name) {
     std::string out = "plot ";
-    std::size_t block = 0, drawn = 0;
+    std::size_t block = 0, drawn = 0, colour_index = 0;
     for (std::size_t s = 0; s < plot.series.size(); ++s) {
         const Series& series = plot.series[s];
+        if (!series.dashed || s == 0) colour_index = s;   // a dashed series keeps the previous colour
         if (series.x.empty()) continue;
-        const std::string colour = gp_quote(hex_colour(colour_of(s)));
-        const std::string style = series.points ? "with points pt 7 ps 0.9" : "with lines lw 2";
+        const std::string colour = gp_quote(hex_colour(colour_of(colour_index)));
+        std::string style = series.points ? "with points pt 7 ps 0.9"
+                            : series.markers ? "with linespoints lw 2 pt 7 ps 1.3" : "with lines lw 2";
+        if (series.dashed) style += " dt 2";
         const std::string title = series.label.empty() ? "notitle" : "title " + gp_quote(series.label);
         out += std::string(drawn++ ? ", \\\n     " : "") + gp_quote(block == 0 ? name + ".dat" : "") +
                " index " + std::to_string(block) + " using 1:2 " + style + " lc rgb " + colour + " " + title;

@@ -17,6 +17,8 @@ struct Series {
     std::string label;            // legend entry; empty = no legend entry
     std::vector<double> x, y;     // same length
     bool points = false;          // draw points instead of a line
+    bool markers = false;         // a line with a marker at every point (few points)
+    bool dashed = false;          // dashed, in the colour of the series before it (a second metric of one model)
 };
 
 struct LinePlot {
@@ -25,6 +27,9 @@ struct LinePlot {
     bool log_x = false, log_y = false;
     std::optional<double> y_min, y_max;     // fixed y range; unset = automatic
     std::vector<std::string> x_tick_labels; // if set: tick i at x = i shows this label
+    // Where the legend goes: "outside" (right of the plot) or a gnuplot position inside the
+    // plot such as "bottom left" or "top right" (for long labels that would squeeze the plot).
+    std::string legend = "outside";
 };
 
 // Labelled 2-D points over a background coloured by a classifier's prediction.

@@ -55,12 +55,16 @@ void Summary::setting(const std::string& key, double value) {
 }
 
 void Summary::metric(const std::string& key, const std::string& label, double value, double lo, double hi) {
-    metrics_.push_back({key, label, value, lo, hi});
+    metrics_.push_back({key, label, value, lo, hi, true});
+}
+
+void Summary::metric(const std::string& key, const std::string& label, double value) {
+    metrics_.push_back({key, label, value, 0.0, 0.0, false});
 }
 
 bool Summary::all_in_range() const {
     for (const Metric& m : metrics_)
-        if (!(m.value >= m.lo && m.value <= m.hi)) return false;
+        if (!m.ok()) return false;
     return true;
 }
 
@@ -68,10 +72,13 @@ std::filesystem::path Summary::finish(const std::filesystem::path& dir, double s
     setting("seconds", seconds);
     std::cout << "\nSummary (" << chapter_ << ")\n";
     for (const Metric& m : metrics_) {
-        const bool ok = m.value >= m.lo && m.value <= m.hi;
         char line[256];
-        std::snprintf(line, sizeof line, "  %-44s %10.4g  %s (a correct implementation: %.6g to %.6g)\n",
-                      m.label.c_str(), m.value, ok ? "ok " : "OUT", m.lo, m.hi);
+        if (m.ranged)
+            std::snprintf(line, sizeof line, "  %-44s %10.4g  %s (a correct implementation: %.6g to %.6g)\n",
+                          m.label.c_str(), m.value, m.ok() ? "ok " : "OUT", m.lo, m.hi);
+        else
+            std::snprintf(line, sizeof line, "  %-44s %10.4g      (no reference range for these settings)\n",
+                          m.label.c_str(), m.value);
         std::cout << line;
     }
 
@@ -83,10 +90,10 @@ std::filesystem::path Summary::finish(const std::filesystem::path& dir, double s
     json << ",\n  \"metrics\": {";
     for (std::size_t i = 0; i < metrics_.size(); ++i) {
         const Metric& m = metrics_[i];
-        const bool ok = m.value >= m.lo && m.value <= m.hi;
+        const std::string in_range = !m.ranged ? "null" : m.ok() ? "true" : "false";
         json << (i ? "," : "") << "\n    " << json_string(m.key) << ": {\"value\": " << json_number(m.value)
-             << ", \"expected_min\": " << json_number(m.lo) << ", \"expected_max\": " << json_number(m.hi)
-             << ", \"in_range\": " << (ok ? "true" : "false") << "}";
+             << ", \"expected_min\": " << (m.ranged ? json_number(m.lo) : "null")
+             << ", \"expected_max\": " << (m.ranged ? json_number(m.hi) : "null") << ", \"in_range\": " << in_range << "}";
     }
     json << "\n  },\n  \"all_in_range\": " << (all_in_range() ? "true" : "false") << "\n}\n";
     const std::filesystem::path path = dir / "summary.json";

@@ -22,6 +22,9 @@ public:
     // A result, printed as "label  value   (a correct implementation: lo to hi)" with a mark
     // saying whether it is inside. Recorded as {"value", "expected_min", "expected_max", "in_range"}.
     void metric(const std::string& key, const std::string& label, double value, double lo, double hi);
+    // A result with no reference range (e.g. settings the course has not measured): printed
+    // and recorded with "expected_min"/"expected_max"/"in_range" null.
+    void metric(const std::string& key, const std::string& label, double value);
 
     // Prints the block of results to stdout and writes DIR/summary.json atomically;
     // returns the path written. All metrics in range -> "all_in_range": true.
@@ -31,7 +34,12 @@ public:
 
 private:
     struct Setting { std::string key, text; bool is_number; };
-    struct Metric { std::string key, label; double value, lo, hi; };
+    struct Metric {
+        std::string key, label;
+        double value, lo, hi;
+        bool ranged;
+        bool ok() const { return !ranged || (value >= lo && value <= hi); }
+    };
     std::string chapter_;
     std::vector<Setting> settings_;
     std::vector<Metric> metrics_;

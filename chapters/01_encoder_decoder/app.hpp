@@ -7,7 +7,9 @@
 #include "common/cli.hpp"
 #include "common/summary.hpp"
 
+#include <map>
 #include <string>
+#include <utility>
 
 namespace attn::ch01 {
 
@@ -20,6 +22,7 @@ struct AppSettings {
     int hidden = 128;
     double lr = 3e-3;
     int batch = 64;
+    bool measured_defaults = false;     // every setting that shapes the result is the course's default
 };
 
 // Binds the flags every seq2seq chapter shares.
@@ -46,6 +49,13 @@ std::vector<std::string> translate_sentence(Seq2SeqModel<T>& model, const Task& 
 void record_settings(const AppSettings& settings, const Task& task, Summary& summary);
 // True when `saved` (read_summary of a summary.json) holds the same recorded settings.
 bool same_settings(const std::map<std::string, std::string>& saved, const AppSettings& settings, const Task& task);
+
+// What a correct implementation reaches at the course's default settings, measured over
+// seeds (see the lessons): metric key -> [lo, hi]. Empty for other settings.
+using Ranges = std::map<std::string, std::pair<double, double>>;
+Ranges expected_ranges(const std::string& chapter, const AppSettings& settings, const Task& task);
+// Adds a metric to the summary with its range if `ranges` has one, without otherwise.
+void add_metric(Summary& summary, const Ranges& ranges, const std::string& key, const std::string& label, double value);
 
 // Prints the scores by bucket and records them in the summary under `prefix`.
 void report_buckets(const Evaluation& evaluation, const std::string& prefix, Summary& summary);

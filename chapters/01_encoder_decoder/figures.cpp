@@ -32,8 +32,10 @@ plot::LinePlot scores_by_length(const std::vector<LabelledEvaluation>& runs, con
     figure.ylabel = "score on the test set";
     figure.y_min = 0.0;
     figure.y_max = 1.05;
+    figure.legend = "bottom left";
     for (const LabelledEvaluation& run : runs) {
-        plot::Series bleu{run.label + ": BLEU", {}, {}, false}, accuracy{run.label + ": token accuracy", {}, {}, false};
+        plot::Series bleu{run.label + ": BLEU", {}, {}, false, true, false};
+        plot::Series accuracy{run.label + ": token accuracy", {}, {}, false, true, true};
         for (std::size_t k = 0; k < run.evaluation->buckets.size(); ++k) {
             const BucketScores& bucket = run.evaluation->buckets[k];
             if (figure.x_tick_labels.size() <= k) figure.x_tick_labels.push_back(bucket.label);

@@ -98,9 +98,12 @@ int run(int argc, char** argv) {
     record_settings(settings, task, summary);
     summary.setting("steps_per_second", log.steps_per_second);
     if (!log.train_loss.empty()) summary.setting("final_valid_loss", log.valid_loss.back());
-    summary.metric("test_bleu", "test BLEU", test.overall.bleu, 0.0, 1.0);
-    summary.metric("test_exact_match", "test exact match", test.overall.exact_match, 0.0, 1.0);
-    summary.metric("test_token_accuracy", "test token accuracy", test.overall.token_accuracy, 0.0, 1.0);
+    const Ranges ranges = expected_ranges("01", settings, task);
+    add_metric(summary, ranges, "test_bleu", "test BLEU", test.overall.bleu);
+    add_metric(summary, ranges, "test_exact_match", "test exact match", test.overall.exact_match);
+    add_metric(summary, ranges, "test_token_accuracy", "test token accuracy", test.overall.token_accuracy);
+    add_metric(summary, ranges, "longest_bucket_bleu", "BLEU on the longest sources (" + test.buckets.back().label + ")",
+               test.buckets.back().scores.bleu);
     const std::filesystem::path written = summary.finish(out, clock.seconds());
     std::cout << "  wrote " << written.string() << "\n";
     return 0;

@@ -101,10 +101,12 @@ int run(int argc, char** argv) {
     summary.setting("steps_per_second", log.steps_per_second);
     summary.setting("chapter01_source", before.origin);
     const double longest02 = test.buckets.back().scores.bleu, longest01 = before.evaluation.buckets.back().scores.bleu;
-    summary.metric("test_bleu", "test BLEU", test.overall.bleu, 0.0, 1.0);
-    summary.metric("test_exact_match", "test exact match", test.overall.exact_match, 0.0, 1.0);
-    summary.metric("longest_bucket_bleu", "BLEU on the longest sources", longest02, 0.0, 1.0);
-    summary.metric("longest_bucket_ratio", "longest sources: BLEU 02 / BLEU 01", longest02 / std::max(longest01, 1e-9), 0.0, 1e9);
+    const ch01::Ranges ranges = ch01::expected_ranges("02", settings, task);
+    ch01::add_metric(summary, ranges, "test_bleu", "test BLEU", test.overall.bleu);
+    ch01::add_metric(summary, ranges, "test_exact_match", "test exact match", test.overall.exact_match);
+    ch01::add_metric(summary, ranges, "test_token_accuracy", "test token accuracy", test.overall.token_accuracy);
+    ch01::add_metric(summary, ranges, "longest_bucket_bleu", "BLEU on the longest sources (" + test.buckets.back().label + ")", longest02);
+    ch01::add_metric(summary, ranges, "longest_bucket_ratio", "longest sources: BLEU 02 / BLEU 01", longest02 / std::max(longest01, 1e-9));
     const std::filesystem::path written = summary.finish(out, clock.seconds());
     std::cout << "  wrote " << written.string() << "\n";
     return 0;

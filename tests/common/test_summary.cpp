@@ -24,6 +24,7 @@ TEST_CASE("summary: metrics are judged against their ranges and written to summa
     CHECK(summary.all_in_range());
     summary.metric("bleu", "BLEU", 0.5, 0.9, 1.0);
     CHECK_FALSE(summary.all_in_range());
+    summary.metric("speed", "steps per second", 12.0);   // no range: never out of it
     const std::filesystem::path written = summary.finish(dir, 1.5);
     const std::string json = attn::read_text(written);
     CHECK(json.find("\"chapter\": \"99_test\"") != std::string::npos);
@@ -31,6 +32,8 @@ TEST_CASE("summary: metrics are judged against their ranges and written to summa
     CHECK(json.find("\"accuracy\": {\"value\": 0.97, \"expected_min\": 0.95, \"expected_max\": 1, \"in_range\": true}") !=
           std::string::npos);
     CHECK(json.find("\"all_in_range\": false") != std::string::npos);
+    CHECK(json.find("\"speed\": {\"value\": 12, \"expected_min\": null, \"expected_max\": null, \"in_range\": null}") !=
+          std::string::npos);
     const std::map<std::string, std::string> back = attn::read_summary(written);
     CHECK(back.at("task") == "copy");
     CHECK(back.at("accuracy") == "0.97");
