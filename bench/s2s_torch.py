@@ -15,15 +15,15 @@ states, and the d2l masked softmax (fill -1e6) with the source valid lengths.
 Data (fixed seed): ids 0 = padding, 1 = begin-of-sequence, 2..3 unused, real tokens >= 4.
 Source valid lengths are uniform in [20, 32], padded with 0 after that (the encoder runs over
 the padding, as without packing; attention ignores it through the mask, and the decoder
-starts from the encoder state at each sequence's last valid token, as in the course). Target lengths are
-uniform in [8, 12], padded with 0 (ignored by the loss); decoder inputs are BOS followed by
-the target shifted right by one.
+starts from the encoder state at each sequence's last valid token, as in the course).
+Target lengths are uniform in [8, 12], padded with 0 (ignored by the loss); decoder inputs
+are BOS followed by the target shifted right by one.
 
 Threads: --threads N sets torch's intra-op (OpenMP) pool. Debian's python3-torch does its
 matrix products in the pthread OpenBLAS, which keeps a second pool of its own (sized by
 OPENBLAS_NUM_THREADS, else OMP_NUM_THREADS, else the core count). On 2 cores the two pools
-fight: OMP 2 + OpenBLAS 2 ran at ~9.5 steps/s, OMP 2 + OpenBLAS 1 at ~21.5, one thread in
-all at ~19. So this script sets OpenBLAS to --blas-threads (default 1) itself, whatever the
+fight (idle machine, bench/run's malloc settings): OMP 2 + OpenBLAS 2 ran at ~9.5 steps/s,
+OMP 2 + OpenBLAS 1 at ~21.5, one thread in all at ~19. So this script sets OpenBLAS to --blas-threads (default 1) itself, whatever the
 environment says, which is both the fastest choice and keeps "--threads 1" really one thread.
 
 Usage:  /usr/bin/python3 bench/s2s_torch.py [--threads N] [--blas-threads 1] [--steps 30]
