@@ -20,6 +20,7 @@ void add_seq2seq_flags(CommandLine& cli, AppSettings& settings, const std::strin
     add_standard_flags(cli, settings.run, chapter_dir);
     cli.option("task", &settings.task, "translation (toy French->English, word level) or dates (character level)");
     cli.option("data", &settings.data, "train on your own corpus: a TSV file of source<TAB>target lines");
+    cli.flag("swap", &settings.swap, "with --data: the file has target<TAB>source (as Anki's fra.txt)");
     cli.option("save", &settings.save, "save the trained model (a checkpoint folder)");
     cli.option("load", &settings.load, "load a saved model instead of training");
     cli.option("translate", &settings.translate, "translate this sentence with the (trained or loaded) model");

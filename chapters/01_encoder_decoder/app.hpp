@@ -17,6 +17,7 @@ struct AppSettings {
     RunSettings run;
     std::string task = "translation";   // or "dates"
     std::string data;                   // a TSV corpus instead of the generated tasks
+    bool swap = false;                  // the TSV has target<TAB>source (Anki's fra.txt: English first)
     std::string save, load, translate;
     int embedding = 0;                  // 0: the task's default
     int hidden = 128;

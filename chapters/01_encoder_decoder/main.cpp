@@ -47,7 +47,7 @@ int run(int argc, char** argv) {
     std::cout << "Chapter 01: the RNN encoder-decoder (" << settings.run.variant << " code, seed " << settings.run.seed << ")\n";
 
     // ---- 1. The task: pairs of token sequences, vocabularies, length buckets.
-    const Task task = load_task(settings.task, settings.data, settings.run.seed, settings.run.quick);
+    const Task task = load_task(settings.task, settings.data, settings.run.seed, settings.run.quick, settings.swap);
     std::cout << "\n1. " << task.corpus.description << "\n   vocabularies: " << task.source_vocab.size()
               << " source and " << task.target_vocab.size() << " target tokens\n";
 

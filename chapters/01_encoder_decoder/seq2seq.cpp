@@ -45,7 +45,7 @@ Var<T> ContextSeq2Seq<T>::forward(const data::Batch& batch) {
     Var<T> s = encoded.final;                                                            // s_0 = c
     std::vector<Var<T>> states;
     for (std::size_t t = 0; t < steps; ++t) {
-        s = gru_cell(reshape(slice(x_gates, 1, t, t + 1), {n, 3 * H}), s, decoder_.gru);
+        s = gru_cell(select(x_gates, 1, t), s, decoder_.gru);   // step t: (batch, 3H)
         states.push_back(s);
     }
     return decoder_.output(stack(states, 1));                                           // (batch, T, vocab)  (1.8)

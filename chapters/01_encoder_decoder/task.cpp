@@ -21,11 +21,12 @@ std::size_t longest_target(const std::vector<data::Pair>& pairs) {
 
 }  // namespace
 
-Task load_task(const std::string& name, const std::string& tsv_path, std::uint64_t seed, bool quick) {
+Task load_task(const std::string& name, const std::string& tsv_path, std::uint64_t seed, bool quick, bool swap_columns) {
     Task task;
     if (!tsv_path.empty()) {
         data::TsvOptions options;
         options.seed = seed;
+        options.swap_columns = swap_columns;
         task.name = "tsv";
         try {
             task.corpus = data::read_tsv_corpus(tsv_path, options);

@@ -17,8 +17,10 @@ struct Task {
     std::size_t max_output_len;              // greedy decoding stops here
 };
 
-// name: "translation" or "dates"; tsv_path (if not empty) replaces them with your corpus.
-// quick: a small corpus for CI-sized runs. Throws std::invalid_argument for an unknown task.
-Task load_task(const std::string& name, const std::string& tsv_path, std::uint64_t seed, bool quick);
+// name: "translation" or "dates"; tsv_path (if not empty) replaces them with your corpus
+// (swap_columns: the file has target<TAB>source). quick: a small corpus for CI-sized runs.
+// Throws std::invalid_argument for an unknown task, InputError for a bad TSV file.
+Task load_task(const std::string& name, const std::string& tsv_path, std::uint64_t seed, bool quick,
+               bool swap_columns = false);
 
 }  // namespace attn::ch01

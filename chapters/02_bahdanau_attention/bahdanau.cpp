@@ -36,12 +36,12 @@ template <class T>
 Var<T> BahdanauSeq2Seq<T>::forward(const data::Batch& batch) {
     Var<T> s;
     const EncoderMemory<T> memory = remember(batch.source, batch.source_lens, s);
-    const std::size_t n = batch.target_in.shape(0), steps = batch.target_in.shape(1), E = sizes_.embedding;
+    const std::size_t steps = batch.target_in.shape(1);
     const Var<T> embedded = decoder_.embedding(batch.target_in);   // (batch, T, E), all steps at once
     std::vector<Var<T>> logits;
     for (std::size_t t = 0; t < steps; ++t) {
         const DecoderStepOutput<T> step =
-            attention_decoder_step(reshape(slice(embedded, 1, t, t + 1), {n, E}), s, memory, layers());
+            attention_decoder_step(select(embedded, 1, t), s, memory, layers());   // e_{t-1}: (batch, E)
         s = step.state;
         logits.push_back(step.logits);
     }

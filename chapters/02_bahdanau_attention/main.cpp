@@ -40,7 +40,7 @@ int run(int argc, char** argv) {
     std::cout << "Chapter 02: Bahdanau attention (" << settings.run.variant << " code, seed " << settings.run.seed << ")\n";
 
     // ---- 1. The same task as chapter 01.
-    const ch01::Task task = ch01::load_task(settings.task, settings.data, settings.run.seed, settings.run.quick);
+    const ch01::Task task = ch01::load_task(settings.task, settings.data, settings.run.seed, settings.run.quick, settings.swap);
     std::cout << "\n1. " << task.corpus.description << "\n";
 
     // ---- 2. The attention model: keys W_k h_j once (2.1); at each step score (2.2), mask and

@@ -60,6 +60,9 @@ template <class T> Var<T> concat(const std::vector<Var<T>>& parts, std::size_t a
 template <class T> std::vector<Var<T>> split(const Var<T>& x, const Shape& sizes, std::size_t axis);
 // Entries start..stop-1 along `axis` (the axis is kept, of length stop - start).
 template <class T> Var<T> slice(const Var<T>& x, std::size_t axis, std::size_t start, std::size_t stop);
+// Entry `index` along `axis`, with that axis removed: x (batch, T, d), axis 1 -> (batch, d).
+// Step t of a sequence in one op (slice + reshape would copy twice).
+template <class T> Var<T> select(const Var<T>& x, std::size_t axis, std::size_t index);
 // Stacks equal-shaped parts along a new axis: k parts of shape (a, b) -> (a, k, b) for axis 1.
 template <class T> Var<T> stack(const std::vector<Var<T>>& parts, std::size_t axis);
 // x broadcast to `shape` (NumPy rules), materialized; the gradient sums back. E.g. one

@@ -28,18 +28,29 @@ GemmShape matmul_shape(const Shape& a, const Shape& b, bool transpose_a, bool tr
                                 " (A is (..., M, K), or (K, M) when transposed; B is (K, N) or (N, K))");
 }
 
-// The gradients of C = op(A) op(B) for one gemm, added into dA and dB (beta = 1):
-//   d op(A) = dC op(B)^T,   d op(B) = op(A)^T dC.
+// The gradients of C = op(A) op(B) for one gemm, written into dA and dB (beta = 0) or added
+// to what they hold (beta = 1):   d op(A) = dC op(B)^T,   d op(B) = op(A)^T dC.
 template <class T>
-void gemm_backward(bool ta, bool tb, const GemmShape& s, const T* A, const T* B, const T* dC, T* dA, T* dB) {
+void gemm_backward(bool ta, bool tb, const GemmShape& s, const T* A, const T* B, const T* dC, T* dA, T* dB,
+                   T beta_a, T beta_b) {
     if (dA) {
-        if (!ta) blas::gemm<T>(false, !tb, s.M, s.K, s.N, T(1), dC, B, T(1), dA);   // dA = dC op(B)^T   (M, K)
-        else blas::gemm<T>(tb, true, s.K, s.M, s.N, T(1), B, dC, T(1), dA);         // dA = op(B) dC^T   (K, M)
+        if (!ta) blas::gemm<T>(false, !tb, s.M, s.K, s.N, T(1), dC, B, beta_a, dA);   // dA = dC op(B)^T   (M, K)
+        else blas::gemm<T>(tb, true, s.K, s.M, s.N, T(1), B, dC, beta_a, dA);         // dA = op(B) dC^T   (K, M)
     }
     if (dB) {
-        if (!tb) blas::gemm<T>(!ta, false, s.K, s.N, s.M, T(1), A, dC, T(1), dB);   // dB = op(A)^T dC   (K, N)
-        else blas::gemm<T>(true, ta, s.N, s.K, s.M, T(1), dC, A, T(1), dB);         // dB = dC^T op(A)   (N, K)
+        if (!tb) blas::gemm<T>(!ta, false, s.K, s.N, s.M, T(1), A, dC, beta_b, dB);   // dB = op(A)^T dC   (K, N)
+        else blas::gemm<T>(true, ta, s.N, s.K, s.M, T(1), dC, A, beta_b, dB);         // dB = dC^T op(A)   (N, K)
     }
+}
+
+// Where a gradient goes: a fresh buffer that gemm writes (beta 0, no zero-filling first), or
+// the existing gradient that it adds to (beta 1).
+template <class T>
+T* gradient_target(Node<T>& node, T& beta) {
+    if (!node.requires_grad) return nullptr;
+    beta = node.grad.size() > 0 ? T(1) : T(0);
+    if (beta == T(0)) node.grad = Array<T>::from_shape(node.value.shape());
+    return node.grad.data();
 }
 
 }  // namespace
@@ -55,10 +66,14 @@ Var<T> matmul(const Var<T>& A, const Var<T>& B, bool transpose_a, bool transpose
     return record_op<T>("matmul", std::move(C), {A, B}, [=](Node<T>& self) {
         Node<T>& a = *self.inputs[0];
         Node<T>& b = *self.inputs[1];
+        T beta_a = 0, beta_b = 0;
+        T* dA = gradient_target(a, beta_a);
+        T* dB = &a == &b ? nullptr : gradient_target(b, beta_b);   // A A^T: one buffer, two products below
         // C = op(A) op(B)
-        gemm_backward<T>(transpose_a, transpose_b, s, a.value.data(), b.value.data(), self.grad.data(),
-                         a.requires_grad ? grad_buffer(a).data() : nullptr,
-                         b.requires_grad ? grad_buffer(b).data() : nullptr);
+        gemm_backward<T>(transpose_a, transpose_b, s, a.value.data(), b.value.data(), self.grad.data(), dA, dB, beta_a, beta_b);
+        if (&a == &b && a.requires_grad)
+            gemm_backward<T>(transpose_a, transpose_b, s, a.value.data(), b.value.data(), self.grad.data(), nullptr,
+                             a.grad.data(), T(1), T(1));
     });
 }
 
@@ -77,12 +92,12 @@ Var<T> bmm(const Var<T>& A, const Var<T>& B, bool transpose_a, bool transpose_b)
     return record_op<T>("bmm", std::move(C), {A, B}, [=](Node<T>& self) {
         Node<T>& a = *self.inputs[0];
         Node<T>& b = *self.inputs[1];
-        T* dA = a.requires_grad ? grad_buffer(a).data() : nullptr;
+        T* dA = a.requires_grad ? grad_buffer(a).data() : nullptr;   // zeros first: one buffer, many gemms
         T* dB = b.requires_grad ? grad_buffer(b).data() : nullptr;
         for (std::size_t i = 0; i < batch; ++i)   // C[i] = op(A[i]) op(B[i])
             gemm_backward<T>(transpose_a, transpose_b, s, a.value.data() + i * a_step, b.value.data() + i * b_step,
                              self.grad.data() + i * c_step, dA ? dA + i * a_step : nullptr,
-                             dB ? dB + i * b_step : nullptr);
+                             dB ? dB + i * b_step : nullptr, T(1), T(1));
     });
 }
 

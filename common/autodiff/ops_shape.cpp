@@ -147,16 +147,44 @@ std::vector<Var<T>> split(const Var<T>& x, const Shape& sizes, std::size_t axis)
 }
 
 template <class T>
+Var<T> select(const Var<T>& x, std::size_t axis, std::size_t index) {
+    const Shape shape = x.shape();
+    if (axis >= shape.size()) throw std::invalid_argument(kernels::axis_error("select", axis, shape));
+    if (index >= shape[axis])
+        throw std::invalid_argument("select: index " + std::to_string(index) + " is outside axis " + std::to_string(axis) +
+                                    " of " + shape_string(shape));
+    Shape out_shape = shape;
+    out_shape.erase(out_shape.begin() + static_cast<std::ptrdiff_t>(axis));
+    const AxisView v = around_axis(shape, axis);
+    Array<T> out = kernels::empty_array<T>(out_shape);
+    copy_rows(x.value().data(), v.length, index, out.data(), 1, 0, 1, v, false);
+    return record_op<T>("select", std::move(out), {x}, [v, index](Node<T>& self) {
+        // out = x[..., index, ...]:  dout goes back to that one row
+        copy_rows(self.grad.data(), 1, 0, kernels::grad_buffer(*self.inputs[0]).data(), v.length, index, 1, v, true);
+    });
+}
+
+template <class T>
 Var<T> stack(const std::vector<Var<T>>& parts, std::size_t axis) {
     if (parts.empty()) throw std::invalid_argument("stack: nothing to stack");
-    if (axis > parts[0].dim()) throw std::invalid_argument(kernels::axis_error("stack", axis, parts[0].shape()));
-    std::vector<Var<T>> with_axis;
-    for (const Var<T>& part : parts) {
-        Shape shape = part.shape();
-        shape.insert(shape.begin() + static_cast<std::ptrdiff_t>(axis), 1);   // (a, b) -> (a, 1, b)
-        with_axis.push_back(reshape(part, shape));
-    }
-    return concat(with_axis, axis);
+    const Shape part_shape = parts[0].shape();
+    if (axis > part_shape.size()) throw std::invalid_argument(kernels::axis_error("stack", axis, part_shape));
+    for (const Var<T>& part : parts)
+        if (part.shape() != part_shape)
+            throw std::invalid_argument("stack: parts of shapes " + shape_string(part_shape) + " and " +
+                                        shape_string(part.shape()) + " differ");
+    Shape out_shape = part_shape;
+    out_shape.insert(out_shape.begin() + static_cast<std::ptrdiff_t>(axis), parts.size());   // (a, b) -> (a, k, b)
+    const AxisView v = around_axis(out_shape, axis);
+    Array<T> out = kernels::empty_array<T>(out_shape);
+    for (std::size_t k = 0; k < parts.size(); ++k)
+        copy_rows(parts[k].value().data(), 1, 0, out.data(), v.length, k, 1, v, false);
+    return record_op<T>("stack", std::move(out), parts, [v](Node<T>& self) {
+        // part k is row k along the new axis; it receives that row of dout
+        for (std::size_t k = 0; k < self.inputs.size(); ++k)
+            if (self.inputs[k]->requires_grad)
+                copy_rows(self.grad.data(), v.length, k, kernels::grad_buffer(*self.inputs[k]).data(), 1, 0, 1, v, true);
+    });
 }
 
 template <class T>
@@ -202,6 +230,7 @@ Var<T> index_select(const Var<T>& x, std::size_t axis, const std::vector<std::si
     template Var<T> slice(const Var<T>&, std::size_t, std::size_t, std::size_t);          \
     template Var<T> index_select(const Var<T>&, std::size_t, const std::vector<std::size_t>&); \
     template Var<T> stack(const std::vector<Var<T>>&, std::size_t);                      \
+    template Var<T> select(const Var<T>&, std::size_t, std::size_t);                     \
     template Var<T> expand(const Var<T>&, const Shape&);
 ATTN_INSTANTIATE(float)
 ATTN_INSTANTIATE(double)

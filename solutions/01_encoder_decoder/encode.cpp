@@ -16,7 +16,7 @@ EncoderOutput<T> encode(const Var<T>& X, const IndexVector& valid_lens, const Gr
     Var<T> h = constant<T>(xt::zeros<T>({batch, H}));                 // h_0 = 0
     std::vector<Var<T>> states;
     for (std::size_t t = 0; t < seq_len; ++t) {
-        const Var<T> x_t = reshape(slice(x_gates, 1, t, t + 1), {batch, 3 * H});   // (batch, 3H)
+        const Var<T> x_t = select(x_gates, 1, t);                          // step t: (batch, 3H)
         const Var<T> h_next = gru_cell(x_t, h, layer);
         // A sequence that has ended keeps its state, so `final` is its own last state.
         const Var<T> reading = constant<T>(reading_mask<T>(valid_lens, t));        // (batch, 1) of 1 / 0

@@ -58,6 +58,7 @@ TEST_CASE("01.1 gru_cell" * doctest::test_suite("ch01")) {
         CHECK_ALLCLOSE(gru.weight_hh.grad(), golden("gru_cell_dweight_hh"), golden_tol, golden_tol);
         CHECK_ALLCLOSE(gru.bias_hh.grad(), golden("gru_cell_dbias_hh"), golden_tol, golden_tol);
         CHECK_ALLCLOSE(gru.weight_ih.grad(), golden("gru_cell_dweight_ih"), golden_tol, golden_tol);
+        CHECK_ALLCLOSE(gru.bias_ih.grad(), golden("gru_cell_dbias_ih"), golden_tol, golden_tol);
     }
     SUBCASE("all gates at one half: h' = (1 - 0.5) * tanh(0) + 0.5 * h = h / 2") {
         CHECK(step_by_hand(0, 0, 0, 2.0) == doctest::Approx(1.0));

@@ -21,7 +21,7 @@ TEST_CASE("02.1 additive_scores" * doctest::test_suite("ch02")) {
         CHECK_ALLCLOSE(scores.value(), golden02::load("attn_batch_scores"), 1e-12, 1e-12);
     }
     SUBCASE("a case worked by hand: one query, two keys, h = 1") {
-        // q = 0.5, k = (0.25, -0.5), w_v = 2:  2 tanh(0.75) = 1.27051, 2 tanh(0) = 0
+        // q = 0.5, k = (0.25, -0.5), w_v = 2:  2 tanh(0.75) = 1.27030, 2 tanh(0) = 0
         const Var<double> q = attn::constant<double>(A(xt::xtensor<double, 3>{{{0.5}}}));
         const Var<double> k = attn::constant<double>(A(xt::xtensor<double, 3>{{{0.25}, {-0.5}}}));
         const Var<double> w = attn::constant<double>(A(xt::xtensor<double, 2>{{2.0}}));

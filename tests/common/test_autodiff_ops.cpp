@@ -45,6 +45,10 @@ TEST_CASE("autodiff: matrix products match hand values and numerical gradients" 
             const A bb = random_array(tb ? std::vector<std::size_t>{2, 5, 4} : std::vector<std::size_t>{2, 4, 5}, 4);
             CHECK_GRADIENT([=](const Vars& v) { return attn::bmm(v[0], v[1], ta, tb); }, (std::vector<A>{ba, bb}), one_op);
         }
+    SUBCASE("one Var on both sides: X X^T gets both gradients") {
+        CHECK_GRADIENT([](const Vars& v) { return attn::matmul(v[0], v[0], false, true); }, (std::vector<A>{random_array({3, 4}, 8)}), one_op);
+        CHECK_GRADIENT([](const Vars& v) { return attn::bmm(v[0], v[0], true, false); }, (std::vector<A>{random_array({2, 3, 4}, 9)}), one_op);
+    }
     SUBCASE("leading axes of A are rows: (2, 3, 4) times (4, 5)") {
         const std::vector<A> in{random_array({2, 3, 4}, 5), random_array({4, 5}, 6)};
         CHECK(attn::matmul(attn::constant<double>(in[0]), attn::constant<double>(in[1])).shape() == attn::Shape{2, 3, 5});
@@ -130,12 +134,16 @@ TEST_CASE("autodiff: shape ops" * doctest::test_suite("common")) {
         (std::vector<A>{random_array({2, 3, 4}, 14), random_array({2, 1, 4}, 15)}), one_op);
     CHECK_GRADIENT([](const Vars& v) { return attn::stack<double>({v[0], v[1] * 3.0, v[0]}, 1); },
                    (std::vector<A>{random_array({2, 4}, 25), random_array({2, 4}, 26)}), one_op);
+    CHECK_GRADIENT([](const Vars& v) { return attn::select(v[0], 1, 2) * attn::select(v[0], 1, 0); }, in, one_op);
     CHECK_GRADIENT([](const Vars& v) { return attn::expand(v[0], {2, 3, 4}); }, (std::vector<A>{random_array({2, 1, 4}, 27)}), one_op);
     SUBCASE("values worked by hand") {
         const Var<double> x = attn::constant<double>(A{{1, 2, 3}, {4, 5, 6}});
         CHECK_ALLCLOSE(attn::stack<double>({x, x}, 2).value(), A({{{1, 1}, {2, 2}, {3, 3}}, {{4, 4}, {5, 5}, {6, 6}}}), 0.0, 0.0);
         CHECK_ALLCLOSE(attn::expand(attn::constant<double>(A{7, 8}), {2, 2}).value(), A({{7, 8}, {7, 8}}), 0.0, 0.0);
         CHECK_THROWS_AS(attn::expand(x, {3, 3}), std::invalid_argument);
+        CHECK_ALLCLOSE(attn::select(x, 1, 2).value(), A({3, 6}), 0.0, 0.0);
+        CHECK_ALLCLOSE(attn::select(x, 0, 1).value(), A({4, 5, 6}), 0.0, 0.0);
+        CHECK_THROWS_AS(attn::select(x, 1, 3), std::invalid_argument);
         CHECK_ALLCLOSE(attn::transpose(x, 0, 1).value(), A({{1, 4}, {2, 5}, {3, 6}}), 0.0, 0.0);
         CHECK_ALLCLOSE(attn::slice(x, 1, 1, 3).value(), A({{2, 3}, {5, 6}}), 0.0, 0.0);
         CHECK_ALLCLOSE(attn::index_select(x, 0, {1, 1}).value(), A({{4, 5, 6}, {4, 5, 6}}), 0.0, 0.0);
