@@ -12,6 +12,7 @@ plot::LinePlot loss_curves(const TrainLog& log, const std::string& title) {
     figure.xlabel = "training step";
     figure.ylabel = "cross-entropy per token (nats)";
     figure.log_y = true;
+    figure.legend = "top right";   // the curves fall from the top left
     // Every step's loss is noisy; a running mean over 20 steps shows the trend.
     std::vector<double> smooth;
     double window = 0;
@@ -32,7 +33,7 @@ plot::LinePlot scores_by_length(const std::vector<LabelledEvaluation>& runs, con
     figure.ylabel = "score on the test set";
     figure.y_min = 0.0;
     figure.y_max = 1.05;
-    figure.legend = "bottom left";
+    figure.legend = "center right";   // the curves live near 1 and near 0
     for (const LabelledEvaluation& run : runs) {
         plot::Series bleu{run.label + ": BLEU", {}, {}, false, true, false};
         plot::Series accuracy{run.label + ": token accuracy", {}, {}, false, true, true};
