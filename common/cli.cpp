@@ -80,8 +80,9 @@ void CommandLine::option(const std::string& name, double* target, const std::str
     };
 }
 
-void CommandLine::option(const std::string& name, std::string* target, const std::string& help) {
-    add(name, help, "TEXT", *target).set = [=](const std::string& text) {
+void CommandLine::option(const std::string& name, std::string* target, const std::string& help,
+                         const std::string& value_name) {
+    add(name, help, value_name, *target).set = [=](const std::string& text) {
         if (text.empty()) throw UsageError("--" + name + " expects a value, got an empty string");
         *target = text;
     };
@@ -156,7 +157,7 @@ void add_standard_flags(CommandLine& cli, RunSettings& settings, const std::stri
     cli.flag("quick", &settings.quick, "small, fast settings (what CI and `course demo` run)");
     cli.option("steps", &settings.steps, "training steps (default: the chapter's, smaller with --quick)", 1);
     cli.option("seed", &settings.seed, "random seed: the same seed gives the same run");
-    cli.option("out", &settings.out, "folder for plots and summary.json (default: out/" + chapter_dir + ")");
+    cli.option("out", &settings.out, "folder for plots and summary.json (default: out/" + chapter_dir + ")", "DIR");
 }
 
 void finish_standard_flags(const CommandLine& cli, RunSettings& settings, const std::string& chapter_dir,

@@ -31,7 +31,9 @@ public:
     void option(const std::string& name, int* target, const std::string& help, int min_value = INT32_MIN);
     void option(const std::string& name, std::uint64_t* target, const std::string& help);
     void option(const std::string& name, double* target, const std::string& help);
-    void option(const std::string& name, std::string* target, const std::string& help);
+    // value_name is what --help shows after the flag: FILE, DIR, SENTENCE, ...
+    void option(const std::string& name, std::string* target, const std::string& help,
+                const std::string& value_name = "TEXT");
 
     // Parses argv into the bound variables. Returns false if --help was asked for (the help
     // has then been printed). Throws UsageError on an unknown flag, a missing or bad value.

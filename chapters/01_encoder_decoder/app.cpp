@@ -18,12 +18,12 @@ namespace attn::ch01 {
 
 void add_seq2seq_flags(CommandLine& cli, AppSettings& settings, const std::string& chapter_dir) {
     add_standard_flags(cli, settings.run, chapter_dir);
-    cli.option("task", &settings.task, "translation (toy French->English, word level) or dates (character level)");
-    cli.option("data", &settings.data, "train on your own corpus: a TSV file of source<TAB>target lines");
+    cli.option("task", &settings.task, "translation (toy French->English, word level) or dates (character level)", "TASK");
+    cli.option("data", &settings.data, "train on your own corpus: a TSV file of source<TAB>target lines", "FILE");
     cli.flag("swap", &settings.swap, "with --data: the file has target<TAB>source (as Anki's fra.txt)");
-    cli.option("save", &settings.save, "save the trained model (a checkpoint folder)");
-    cli.option("load", &settings.load, "load a saved model instead of training");
-    cli.option("translate", &settings.translate, "translate this sentence with the (trained or loaded) model");
+    cli.option("save", &settings.save, "save the trained model (a checkpoint folder)", "DIR");
+    cli.option("load", &settings.load, "load a saved model instead of training", "DIR");
+    cli.option("translate", &settings.translate, "translate this sentence with the (trained or loaded) model", "SENTENCE");
     cli.option("embedding", &settings.embedding, "embedding size (default: 64 for words, 32 for characters)", 0);
     cli.option("hidden", &settings.hidden, "GRU hidden size", 1);
     cli.option("lr", &settings.lr, "Adam learning rate");

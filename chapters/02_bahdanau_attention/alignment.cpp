@@ -14,7 +14,8 @@ Alignment align(BahdanauSeq2Seq<float>& model, const ch01::Task& task, const dat
     result.output = ch01::translate(model, task, {pair}).front();
     model.record_weights = false;
     const std::size_t steps = model.recorded_weights.size(), S = pair.source.size();
-    if (steps > result.output.size()) result.output.push_back("<eos>");   // the step that said stop
+    std::vector<std::string> rows = result.output;
+    if (steps > rows.size()) rows.push_back("<eos>");   // the step that said stop
     result.heatmap.title = title;
     result.heatmap.xlabel = "source";
     result.heatmap.ylabel = "output";
@@ -23,7 +24,7 @@ Alignment align(BahdanauSeq2Seq<float>& model, const ch01::Task& task, const dat
         for (std::size_t j = 0; j < S; ++j) result.heatmap.values(t, j) = model.recorded_weights[t](0, j);
     for (const std::string& token : pair.source) result.heatmap.x_tick_labels.push_back(data::display_token(token));
     for (std::size_t t = 0; t < steps; ++t)
-        result.heatmap.y_tick_labels.push_back(t < result.output.size() ? data::display_token(result.output[t]) : "?");
+        result.heatmap.y_tick_labels.push_back(t < rows.size() ? data::display_token(rows[t]) : "?");
     result.heatmap.colorbar_label = "attention weight";
     result.heatmap.z_min = 0.0;
     result.heatmap.z_max = 1.0;

@@ -8,7 +8,7 @@
 namespace attn::ch02 {
 
 struct Alignment {
-    std::vector<std::string> output;   // the translation, <eos> last if it stopped
+    std::vector<std::string> output;   // the translation (without <eos>)
     plot::Heatmap heatmap;
 };
 
