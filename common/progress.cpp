@@ -65,6 +65,10 @@ void ProgressBar::update(std::size_t steps_done, double loss) {
 void ProgressBar::finish() {
     if (finished_) return;
     finished_ = true;
+    if (last_done_ == 0) {   // stopped before the first step (an error): nothing to report
+        if (terminal_) std::cout << "\r\033[2K" << std::flush;
+        return;
+    }
     if (terminal_) std::cout << "\r\033[2K";
     std::cout << line(last_done_, last_loss_) << "\n" << std::flush;
 }
