@@ -1,0 +1,142 @@
+// The terminal preview of a heatmap (see plot.hpp): Unicode shades, optional 256-colour
+// backgrounds, labels and the scale.
+#include "common/plot_support.hpp"
+
+#include "common/files.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <sstream>
+#include <stdexcept>
+
+namespace attn::plot {
+namespace {
+
+using namespace detail;
+
+// ---- Terminal preview -------------------------------------------------------------------
+
+// The xterm 256-colour cube index nearest to an RGB colour.
+int xterm_colour(std::uint32_t rgb) {
+    static constexpr std::array<int, 6> levels = {0, 95, 135, 175, 215, 255};
+    int index = 16;
+    for (int shift = 16, weight = 36; shift >= 0; shift -= 8, weight /= 6) {
+        const int channel = static_cast<int>((rgb >> shift) & 0xFF);
+        int best = 0;
+        for (int k = 1; k < 6; ++k)
+            if (std::abs(levels[k] - channel) < std::abs(levels[best] - channel)) best = k;
+        index += best * weight;
+    }
+    return index;
+}
+
+std::uint32_t viridis_at(double t) {
+    std::size_t k = 1;
+    while (k + 1 < viridis.size() && viridis[k].first < t) ++k;
+    const auto& [t0, below] = viridis[k - 1];
+    const auto& [t1, above] = viridis[k];
+    const double f = std::clamp((t - t0) / (t1 - t0), 0.0, 1.0);
+    std::uint32_t out = 0;
+    for (int shift = 16; shift >= 0; shift -= 8) {
+        const double a = (below >> shift) & 0xFF, b = (above >> shift) & 0xFF;
+        out |= static_cast<std::uint32_t>(std::lround(a + f * (b - a))) << shift;
+    }
+    return out;
+}
+
+constexpr std::array<const char*, 5> shades = {" ", "░", "▒", "▓", "█"};
+
+// One two-column cell. With colour, foreground and background are the same viridis colour:
+// a solid block on screen, while a copied text still keeps the shading characters.
+std::string preview_cell(double value, double lo, double hi, bool colour) {
+    if (!std::isfinite(value)) return "··";
+    const double t = std::clamp((value - lo) / (hi - lo), 0.0, 1.0);
+    const std::string shade = shades[std::min<std::size_t>(4, static_cast<std::size_t>(t * 5))];
+    if (!colour) return shade + shade;
+    const std::string code = std::to_string(xterm_colour(viridis_at(t)));
+    return "\x1b[38;5;" + code + "m\x1b[48;5;" + code + "m" + shade + shade;
+}
+
+// Column labels written downwards, one glyph per two-column cell, at most 6 lines.
+std::vector<std::string> preview_column_labels(const std::vector<std::string>& labels, std::size_t shown) {
+    if (labels.empty()) return {};
+    std::vector<std::vector<Glyph>> columns;
+    std::size_t depth = 0;
+    for (std::size_t j = 0; j < shown; ++j) {
+        columns.push_back(split_glyphs(fit_label(labels[j], 6, false)));
+        depth = std::max(depth, columns.back().size());
+    }
+    std::vector<std::string> lines(depth);
+    for (std::size_t k = 0; k < depth; ++k)
+        for (const std::vector<Glyph>& column : columns)
+            lines[k] += k < column.size() ? column[k].text + (column[k].width == 2 ? "" : " ") : "  ";
+    return lines;
+}
+
+// Without labels: the column index under every 5th column.
+std::string preview_column_ruler(std::size_t shown) {
+    std::string line;
+    for (std::size_t j = 0; j < shown; j += 5) {
+        const std::string index = std::to_string(j);
+        line += index + std::string(std::max<std::size_t>(10, index.size() + 1) - index.size(), ' ');
+    }
+    return line;
+}
+
+std::string short_number(double value) {
+    std::ostringstream out;
+    out.imbue(std::locale::classic());
+    out.precision(3);
+    out << value;
+    return out.str();
+}
+
+std::string preview_scale(const Heatmap& plot, double lo, double hi, bool colour, std::size_t shown) {
+    std::string ramp;
+    for (std::size_t k = 0; k < shades.size(); ++k)
+        ramp += preview_cell(lo + (hi - lo) * (static_cast<double>(k) + 0.5) / 5.0, lo, hi, colour);
+    std::string line =
+        "scale: " + short_number(lo) + " [" + ramp + (colour ? "\x1b[0m" : "") + "] " + short_number(hi);
+    if (!plot.colorbar_label.empty()) line += "  (" + plot.colorbar_label + ")";
+    if (std::any_of(plot.values.begin(), plot.values.end(), [](double v) { return !std::isfinite(v); }))
+        line += "  ·· = not a number";
+    if (shown < plot.values.shape(1))
+        line += "  [columns 0-" + std::to_string(shown - 1) + " of " + std::to_string(plot.values.shape(1)) +
+                " shown]";
+    return line;
+}
+
+}  // namespace
+
+// Rows first (label, then one two-column cell per value), then the column labels, then the
+// scale. Row labels take at most 12 columns; columns that do not fit in max_width are dropped.
+std::string preview(const Heatmap& plot, bool colour, std::size_t max_width) {
+    check_heatmap("attn::plot::preview", plot);
+    const std::size_t rows = plot.values.shape(0), cols = plot.values.shape(1);
+    const auto [lo, hi] = colour_range(plot);
+    const std::vector<std::string> row_labels = tick_labels(plot.y_tick_labels, rows);
+    std::size_t label_w = 1;
+    for (const std::string& label : row_labels) label_w = std::max(label_w, display_width(label));
+    label_w = std::min({label_w, std::size_t{12}, std::max<std::size_t>(1, max_width / 3)});
+    const std::size_t room = max_width > label_w + 1 ? max_width - label_w - 1 : 0;
+    // Two columns per cell; when they do not all fit, keep two more for the " …" marker.
+    const std::size_t shown =
+        2 * cols <= room ? cols : std::max<std::size_t>(1, room > 2 ? (room - 2) / 2 : 0);
+    std::string out = plot.title.empty() ? "" : fit_label(plot.title, max_width, false) + "\n";
+    for (std::size_t i = 0; i < rows; ++i) {
+        out += fit_label(row_labels[i], label_w, true) + " ";
+        for (std::size_t j = 0; j < shown; ++j) out += preview_cell(plot.values(i, j), lo, hi, colour);
+        out += std::string(colour ? "\x1b[0m" : "") + (shown < cols ? " …" : "") + "\n";
+    }
+    const std::string indent(label_w + 1, ' ');
+    const auto trimmed = [](std::string line) { return line.erase(line.find_last_not_of(' ') + 1); };
+    if (plot.x_tick_labels.empty()) out += trimmed(indent + preview_column_ruler(shown)) + "\n";
+    for (const std::string& line : preview_column_labels(plot.x_tick_labels, shown))
+        out += trimmed(indent + line) + "\n";
+    return out + preview_scale(plot, lo, hi, colour, shown) + "\n";
+}
+
+
+}  // namespace attn::plot
