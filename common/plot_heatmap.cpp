@@ -1,5 +1,6 @@
 // Heatmaps (see plot.hpp): square cells, token tick labels, a colour bar, optional values
 // in the cells and outlined columns; sized so labels are never clipped.
+// Introduced in chapter 00.
 #include "common/plot_support.hpp"
 
 #include "common/files.hpp"
@@ -15,8 +16,6 @@ namespace attn::plot {
 namespace {
 
 using namespace detail;
-
-// ---- Heatmaps -------------------------------------------------------------------------
 
 
 

@@ -1,4 +1,5 @@
 // Line plots (see plot.hpp): several series, optional log axes, tick labels, a legend.
+// Introduced in chapter 00.
 #include "common/plot_support.hpp"
 
 #include "common/files.hpp"
@@ -14,8 +15,6 @@ namespace attn::plot {
 namespace {
 
 using namespace detail;
-
-// ---- Line plots -----------------------------------------------------------------------
 
 void check_line_plot(const LinePlot& plot) {
     std::size_t total = 0;

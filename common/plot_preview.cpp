@@ -1,5 +1,6 @@
 // The terminal preview of a heatmap (see plot.hpp): Unicode shades, optional 256-colour
 // backgrounds, labels and the scale.
+// Introduced in chapter 00.
 #include "common/plot_support.hpp"
 
 #include "common/files.hpp"
@@ -15,8 +16,6 @@ namespace attn::plot {
 namespace {
 
 using namespace detail;
-
-// ---- Terminal preview -------------------------------------------------------------------
 
 // The xterm 256-colour cube index nearest to an RGB colour.
 int xterm_colour(std::uint32_t rgb) {

@@ -1,4 +1,5 @@
 // Decision regions (see plot.hpp): a classifier's prediction on a grid, the data on top.
+// Introduced in chapter 00.
 #include "common/plot_support.hpp"
 
 #include "common/files.hpp"
@@ -14,8 +15,6 @@ namespace attn::plot {
 namespace {
 
 using namespace detail;
-
-// ---- Region plots ---------------------------------------------------------------------
 
 void check_region_plot(const RegionPlot& plot) {
     const char* f = "attn::plot::save(RegionPlot)";
