@@ -4,6 +4,7 @@
 #include "common/autodiff/ops.hpp"
 #include "tests/support/check_allclose.hpp"
 #include "tests/support/gradcheck.hpp"
+#include "tests/01_encoder_decoder/golden.hpp"
 #include "tests/support/gradients.hpp"
 
 #include <xtensor/xnpy.hpp>
@@ -12,17 +13,14 @@ using attn::Var;
 using A = xt::xarray<double>;
 
 namespace {
-constexpr double golden_tol = 1e-12;
-A golden(const std::string& name) { return xt::load_npy<double>(support::data_path("01_encoder_decoder/" + name + ".npy")); }
+constexpr double golden_tol = golden01::tolerance;
+A golden(const std::string& name) { return golden01::load(name); }
 }  // namespace
 
 TEST_CASE("01.2 encode" * doctest::test_suite("ch01")) {
     attn::Rng rng(2);
     attn::ch01::GruLayer<double> gru(5, 4, rng);
-    gru.weight_ih.value() = golden("gru_seq_weight_ih");
-    gru.weight_hh.value() = golden("gru_seq_weight_hh");
-    gru.bias_ih.value() = golden("gru_seq_bias_ih");
-    gru.bias_hh.value() = golden("gru_seq_bias_hh");
+    golden01::set_weights(gru, "gru_seq_");
     const attn::IndexVector lengths = xt::load_npy<std::int64_t>(support::data_path("01_encoder_decoder/gru_seq_lengths.npy"));
     const Var<double> X = attn::parameter<double>(golden("gru_seq_x"));   // (3, 6, 5), lengths 6, 4, 1
     const attn::ch01::EncoderOutput<double> out = attn::ch01::encode(X, lengths, gru);

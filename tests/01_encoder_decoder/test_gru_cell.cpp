@@ -3,6 +3,7 @@
 #include "common/autodiff/ops.hpp"
 #include "tests/support/check_allclose.hpp"
 #include "tests/support/gradcheck.hpp"
+#include "tests/01_encoder_decoder/golden.hpp"
 #include "tests/support/gradients.hpp"
 
 #include <xtensor/xnpy.hpp>
@@ -11,9 +12,9 @@ using attn::Var;
 using A = xt::xarray<double>;
 
 namespace {
-constexpr double golden_tol = 1e-12;   // float64 on both sides
+constexpr double golden_tol = golden01::tolerance;
 
-A golden(const std::string& name) { return xt::load_npy<double>(support::data_path("01_encoder_decoder/" + name + ".npy")); }
+A golden(const std::string& name) { return golden01::load(name); }
 
 // A (1, 1) array holding v.
 A one(double v) { return A(xt::xtensor<double, 2>{{v}}); }
@@ -39,10 +40,7 @@ double step_by_hand(double b_r, double b_z, double b_n, double h) {
 TEST_CASE("01.1 gru_cell" * doctest::test_suite("ch01")) {
     attn::Rng rng(1);
     attn::ch01::GruLayer<double> gru(5, 4, rng);
-    gru.weight_ih.value() = golden("gru_cell_weight_ih");
-    gru.weight_hh.value() = golden("gru_cell_weight_hh");
-    gru.bias_ih.value() = golden("gru_cell_bias_ih");
-    gru.bias_hh.value() = golden("gru_cell_bias_hh");
+    golden01::set_weights(gru, "gru_cell_");
     const Var<double> x = attn::parameter<double>(golden("gru_cell_x"));
     const Var<double> h = attn::parameter<double>(golden("gru_cell_h"));
     const Var<double> h_next = attn::ch01::gru_cell(gru.project_inputs(x), h, gru);
