@@ -1,5 +1,8 @@
 # How a chapter becomes targets.
 #
+# A chapter's exercises are listed once, in chapters/NN_topic/exercises.tsv (id, function,
+# file, title); this file, the `course` script and CI all read that list.
+#
 # Every exercise file is compiled once per variant (solutions/ and exercises/), as an object
 # library; chapter model code and main.cpp are compiled once. Executables are then *linked*
 # from the variant each one needs, which is cheap:
@@ -7,17 +10,10 @@
 #   ch00_mine       main + model code + the learner's exercises of chapters <= 00 (--mine)
 #   ch00_tests      all tests of chapter 00 against the reference (registered with ctest)
 #   check_00_softmax  the tests of exercise 00.1 against the learner's softmax.cpp and the
-#                     reference for everything else (COURSE.md, decision 5)
+#                     reference for everything else (docs/design.md: a check judges one exercise)
 #   mutant_00_softmax_no_max_subtraction  the same tests against a plausible mistake (CI)
-# The build writes course_manifest.tsv, which is how the `course` script knows the chapters
-# and exercises without parsing CMake.
 
-set(COURSE_MANIFEST ${PROJECT_BINARY_DIR}/course_manifest.tsv)
 set(CMAKE_RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/bin)
-
-function(course_reset_manifest)
-  file(WRITE ${COURSE_MANIFEST} "# kind\tid\tfolder\tname (written by cmake/CourseChapter.cmake)\n")
-endfunction()
 
 # A target that compiles with the project's flags and the shared precompiled header.
 function(course_use_toolkit target)
@@ -25,10 +21,43 @@ function(course_use_toolkit target)
   target_precompile_headers(${target} REUSE_FROM attn_common)
 endfunction()
 
-# add_course_chapter(00 foundations EXERCISES 00.1:softmax ... SOURCES a.cpp ... DEPENDS 00 ...)
-function(add_course_chapter id name)
-  cmake_parse_arguments(ARG "" "" "EXERCISES;SOURCES;DEPENDS" ${ARGN})
-  set(dir ${id}_${name})
+# Reads chapters/NN_topic/exercises.tsv: sets <prefix>_IDS, <prefix>_FUNCTIONS and
+# <prefix>_FILES (lists in file order) in the caller's scope; fails loudly on a bad line.
+function(course_read_exercises manifest prefix)
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${manifest})
+  if(NOT EXISTS ${manifest})
+    message(FATAL_ERROR "${manifest} is missing: every chapter lists its exercises there (docs/extending.md)")
+  endif()
+  file(STRINGS ${manifest} lines ENCODING UTF-8)
+  set(ids "")
+  set(functions "")
+  set(files "")
+  foreach(line IN LISTS lines)
+    if(line MATCHES "^#" OR line STREQUAL "")
+      continue()
+    endif()
+    if(NOT line MATCHES "^([0-9][0-9]\\.[0-9]+)\t([a-z_0-9]+)\t([a-z_0-9]+\\.cpp)\t(.+)$")
+      message(FATAL_ERROR "${manifest}: '${line}' is not 'NN.M<TAB>function<TAB>file.cpp<TAB>title'")
+    endif()
+    list(APPEND ids ${CMAKE_MATCH_1})
+    list(APPEND functions ${CMAKE_MATCH_2})
+    list(APPEND files ${CMAKE_MATCH_3})
+  endforeach()
+  set(${prefix}_IDS ${ids} PARENT_SCOPE)
+  set(${prefix}_FUNCTIONS ${functions} PARENT_SCOPE)
+  set(${prefix}_FILES ${files} PARENT_SCOPE)
+endfunction()
+
+# add_course_chapter(SOURCES a.cpp ... DEPENDS 00 ...), called from chapters/NN_topic/: the
+# chapter's number and name come from its folder, its exercises from exercises.tsv there.
+function(add_course_chapter)
+  cmake_parse_arguments(ARG "" "" "SOURCES;DEPENDS" ${ARGN})
+  get_filename_component(dir ${CMAKE_CURRENT_SOURCE_DIR} NAME)
+  if(NOT dir MATCHES "^([0-9][0-9])_([a-z_0-9]+)$")
+    message(FATAL_ERROR "chapter folder '${dir}' must be named NN_topic")
+  endif()
+  set(id ${CMAKE_MATCH_1})
+  set(name ${CMAKE_MATCH_2})
 
   # Every chapter this one stands on, itself included, in course order.
   set(closure "")
@@ -43,21 +72,28 @@ function(add_course_chapter id name)
   list(REMOVE_DUPLICATES closure)
   list(SORT closure)
 
+  course_read_exercises(${CMAKE_CURRENT_SOURCE_DIR}/exercises.tsv EX)
   set(functions "")
-  foreach(entry IN LISTS ARG_EXERCISES)
-    string(REPLACE ":" ";" pair ${entry})
-    list(GET pair 0 exercise_id)
-    list(GET pair 1 fn)
+  list(LENGTH EX_IDS count)
+  foreach(index RANGE 1 ${count})
+    if(count EQUAL 0)
+      break()
+    endif()
+    math(EXPR index "${index} - 1")
+    list(GET EX_IDS ${index} exercise_id)
+    list(GET EX_FUNCTIONS ${index} fn)
+    list(GET EX_FILES ${index} file)
+    if(NOT exercise_id MATCHES "^${id}\\.")
+      message(FATAL_ERROR "${dir}/exercises.tsv: exercise ${exercise_id} does not belong to chapter ${id}")
+    endif()
     list(APPEND functions ${fn})
-    add_library(sol_${id}_${fn} OBJECT ${PROJECT_SOURCE_DIR}/solutions/${dir}/${fn}.cpp)
+    add_library(sol_${id}_${fn} OBJECT ${PROJECT_SOURCE_DIR}/solutions/${dir}/${file})
     course_use_toolkit(sol_${id}_${fn})
     if(COURSE_WITH_EXERCISES)
-      add_library(mine_${id}_${fn} OBJECT ${PROJECT_SOURCE_DIR}/exercises/${dir}/${fn}.cpp)
+      add_library(mine_${id}_${fn} OBJECT ${PROJECT_SOURCE_DIR}/exercises/${dir}/${file})
       course_use_toolkit(mine_${id}_${fn})
     endif()
-    file(APPEND ${COURSE_MANIFEST} "exercise\t${exercise_id}\t${dir}\t${fn}\n")
   endforeach()
-  file(APPEND ${COURSE_MANIFEST} "chapter\t${id}\t${dir}\t${name}\n")
 
   if(ARG_SOURCES)
     add_library(model_${id} OBJECT ${ARG_SOURCES})
@@ -105,11 +141,17 @@ function(course_objects out id variant swap_fn swap_target)
   set(${out} ${objects} PARENT_SCOPE)
 endfunction()
 
-# add_course_tests(00 EXTRA golden_softmax.cpp MUTANTS softmax.no_max_subtraction ...)
-# Test files follow the exercise names: tests/00_foundations/test_softmax.cpp tests 00.1.
-function(add_course_tests id)
-  cmake_parse_arguments(ARG "" "" "EXTRA;MUTANTS" ${ARGN})
-  get_property(dir GLOBAL PROPERTY COURSE_CH${id}_DIR)
+# add_course_tests(EXTRA test_learning_x.cpp ...), called from tests/NN_topic/: the chapter
+# comes from the folder's name. Exercise tests follow the exercise names (test_softmax.cpp
+# tests 00.1); the mutants are every tests/mutants/NN_topic/FUNCTION.MISTAKE.mutant.
+function(add_course_tests)
+  cmake_parse_arguments(ARG "" "" "EXTRA" ${ARGN})
+  get_filename_component(dir ${CMAKE_CURRENT_SOURCE_DIR} NAME)
+  string(SUBSTRING ${dir} 0 2 id)
+  get_property(chapter_dir GLOBAL PROPERTY COURSE_CH${id}_DIR)
+  if(NOT chapter_dir STREQUAL dir)
+    message(FATAL_ERROR "tests/${dir} has no chapter: chapters/${dir} must exist and come first")
+  endif()
   get_property(functions GLOBAL PROPERTY COURSE_CH${id}_FUNCTIONS)
 
   set(test_objects "")
@@ -139,18 +181,21 @@ function(add_course_tests id)
 
   # Mutants: a plausible mistake built in place of the solution; the tests must catch it.
   if(COURSE_WITH_MUTANTS)
-    foreach(mutant IN LISTS ARG_MUTANTS)
+    file(GLOB patches CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/tests/mutants/${dir}/*.mutant)
+    foreach(patch IN LISTS patches)
+      get_filename_component(mutant ${patch} NAME_WLE)
       string(REPLACE "." ";" parts ${mutant})
       list(GET parts 0 fn)
       list(GET parts 1 mistake)
+      if(NOT fn IN_LIST functions)
+        message(FATAL_ERROR "${patch}: ${fn} is not an exercise of chapter ${id} (exercises.tsv)")
+      endif()
       set(src ${PROJECT_BINARY_DIR}/mutants/${dir}/${mutant}.cpp)
-      course_write_mutant(${PROJECT_SOURCE_DIR}/tests/mutants/${dir}/${mutant}.mutant
-                          ${PROJECT_SOURCE_DIR}/solutions/${dir}/${fn}.cpp ${src})
+      course_write_mutant(${patch} ${PROJECT_SOURCE_DIR}/solutions/${dir}/${fn}.cpp ${src})
       course_objects(objects ${id} sol ${fn} "")
       add_executable(mutant_${id}_${fn}_${mistake} ${src} $<TARGET_OBJECTS:testobj_${id}_${fn}> ${objects})
       course_use_toolkit(mutant_${id}_${fn}_${mistake})
       target_link_libraries(mutant_${id}_${fn}_${mistake} PRIVATE course_test_support attn_common)
-      file(APPEND ${COURSE_MANIFEST} "mutant\t${id}\t${fn}\t${mistake}\n")
     endforeach()
   endif()
 endfunction()

@@ -1,0 +1,134 @@
+#!/usr/bin/env bash
+# Tests of the learner's commands (check, hint, progress, reset, watch) on a scratch copy of
+# the course: the untouched stub, a wrong solution, the right one, code that does not compile,
+# runaway code (endless loop, abort, endless printing), and folders a learner moved away.
+# Each case checks the output a learner reads and the exit code. Run by CI (.ci/run); about
+# two minutes, most of it the scratch copy's first build.
+set -uo pipefail
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/course-tool-test.XXXXXX")
+trap 'rm -rf "$scratch"' EXIT
+failures=0 passes=0
+
+# ---- a scratch copy: the tracked files as they are now, committed in a repository of its own
+cd "$ROOT" && git ls-files -z | xargs -0 cp --parents -t "$scratch" || exit 1
+cd "$scratch" || exit 1
+git init -q && git add -A && git -c user.name=test -c user.email=test@localhost commit -qm copy || exit 1
+export COURSE_BUILD_DIR=$scratch/build COURSE_CHECK_TIMEOUT=5
+STUB=exercises/00_foundations/softmax.cpp
+SOLUTION=solutions/00_foundations/softmax.cpp
+
+# expect NAME WANTED_STATUS PATTERN... -- COMMAND...: runs COMMAND; the exit status must be
+# WANTED_STATUS and its output (stdout and stderr) must match every extended regex PATTERN.
+# A PATTERN starting with ! must NOT match.
+expect() {
+    local name=$1 wanted=$2; shift 2
+    local patterns=()
+    while [ "$1" != -- ]; do patterns+=("$1"); shift; done
+    shift
+    local output status
+    output=$("$@" 2>&1)
+    status=$?
+    local ok=1 why=""
+    [ "$status" -eq "$wanted" ] || { ok=0; why="exit status $status, wanted $wanted"; }
+    for pattern in "${patterns[@]}"; do
+        if [[ $pattern == !* ]]; then
+            grep -qE -- "${pattern#!}" <<<"$output" && { ok=0; why="$why; output matches '${pattern#!}'"; }
+        else
+            grep -qE -- "$pattern" <<<"$output" || { ok=0; why="$why; output lacks '$pattern'"; }
+        fi
+    done
+    if [ $ok -eq 1 ]; then passes=$((passes + 1)); echo "ok   $name"
+    else failures=$((failures + 1)); echo "FAIL $name: ${why#; }"; sed 's/^/     | /' <<<"$output" | head -n 30; fi
+}
+
+# with_body CODE: the stub of 00.1 with its COURSE_TODO line replaced by CODE.
+with_body() { sed "s|^\( *\)COURSE_TODO(\"00.1\");|\1$1|" "$scratch/.stub" > "$STUB"; }
+cp "$STUB" .stub
+
+echo "building the scratch copy (its first build)..."
+expect "check on the untouched stub says todo and names the file" 1 \
+    '^\[todo\] 00\.1 softmax: not implemented yet: exercises/00_foundations/softmax\.cpp' '^\[todo\] 00\.3' \
+    -- ./course check 00
+expect "progress counts the exercises from the course's own lists" 0 \
+    '^0 of [0-9]+ exercises pass\.' 'Next: 00\.1 exercises/00_foundations/softmax\.cpp' '!Well done' \
+    -- ./course progress
+
+# A plausible mistake: the maximum of the whole matrix instead of each row's.
+sed 's|const Matrix<T> m = row_max(X); .*|const T m = xt::amax(X)();|' "$SOLUTION" > "$STUB"
+expect "a wrong solution fails and names the failing properties" 1 \
+    '^\[fail\] 00\.1 softmax: edit exercises/00_foundations/softmax\.cpp' 'failing test' '!\[pass\] 00\.1' \
+    -- ./course check 00
+
+cp "$SOLUTION" "$STUB"
+expect "the right solution passes" 1 \
+    '^\[pass\] 00\.1 softmax' 'solutions/00_foundations/softmax\.cpp' \
+    -- ./course check 00
+expect "progress shows the pass and points at the next exercise" 0 \
+    '^1 of [0-9]+ exercises pass\.' 'Next: 00\.2' \
+    -- ./course progress
+
+with_body 'return X +;'
+expect "a compile error shows the first error in the learner's own file" 1 \
+    '^\[error\] 00\.1 softmax: your file does not compile' 'exercises/00_foundations/softmax\.cpp:[0-9]+' \
+    -- ./course check 00
+
+with_body 'for (volatile int i = 0;; i = i + 1) {}'
+expect "an endless loop is stopped and reported as a time-out" 1 \
+    '^\[fail\] 00\.1' 'did not finish within 5 s' '!status 124' \
+    -- ./course check 00
+
+with_body 'std::abort();'
+expect "an abort is named" 1 \
+    '^\[fail\] 00\.1' 'SIGABRT' '!status 134' \
+    -- ./course check 00
+
+with_body 'for (;;) std::puts("all work and no play makes jack a dull boy");'
+expect "endless printing is cut off at 1 MB" 1 \
+    '^\[fail\] 00\.1' 'more than 1 MB of output' \
+    -- ./course check 00
+log_size=$(stat -c %s build/logs/check_00.1.log)
+[ "$log_size" -le 1000000 ] && { passes=$((passes + 1)); echo "ok   the kept output is capped ($log_size bytes)"; } \
+    || { failures=$((failures + 1)); echo "FAIL the kept output is $log_size bytes"; }
+
+# hints: one at a time, in order; a bad id is one line and exit 2, with no stray errors
+expect "the first hint" 0 '^Hint 1 of [0-9]+ for 00\.1' -- ./course hint 00.1
+expect "the second hint" 0 '^Hint 2 of [0-9]+ for 00\.1' -- ./course hint 00.1
+expect "an unknown exercise id" 2 'there is no exercise 09\.9' '!awk' -- ./course hint 9.9
+expect "a malformed exercise id" 2 "'x' is not an exercise id" '!awk' -- ./course hint x
+
+# reset restores the stub from git, and refuses without a terminal unless --yes
+expect "reset without --yes and without a terminal refuses" 1 'add --yes' -- ./course reset 00.1 < /dev/null
+expect "reset --yes restores the stub" 0 'Restored exercises/00_foundations/softmax\.cpp' -- ./course reset 00.1 --yes
+cmp -s "$STUB" .stub && { passes=$((passes + 1)); echo "ok   the restored file is the original stub"; } \
+    || { failures=$((failures + 1)); echo "FAIL the restored file differs from the stub"; }
+expect "reset of an unknown exercise" 2 'there is no exercise 09\.1' '!awk' -- ./course reset 9.1 --yes
+
+# watch: re-checks when an exercise file is saved
+watch_log=$scratch/watch.log
+./course watch 00 > "$watch_log" 2>&1 &
+watcher=$!
+for _ in $(seq 60); do grep -q '^\[todo\] 00\.3' "$watch_log" && break; sleep 1; done
+sleep 1
+cp "$SOLUTION" "$STUB"
+for _ in $(seq 60); do grep -q '^\[pass\] 00\.1' "$watch_log" && break; sleep 1; done
+kill "$watcher" 2>/dev/null; wait "$watcher" 2>/dev/null
+if grep -q 'softmax\.cpp changed' "$watch_log" && grep -q '^\[pass\] 00\.1' "$watch_log"; then
+    passes=$((passes + 1)); echo "ok   watch re-checks a saved exercise"
+else
+    failures=$((failures + 1)); echo "FAIL watch did not re-check the saved exercise:"; sed 's/^/     | /' "$watch_log" | tail -n 20
+fi
+cp .stub "$STUB"
+
+# a learner who moved the solutions away (not to be tempted) or lost the exercise lists
+mv solutions ../solutions.away.$$
+expect "progress without solutions/ still lists every exercise" 0 '^  00\.1 ' '^  02\.4 ' -- ./course progress
+expect "hint without solutions/ works" 0 '^Hint [0-9]+ of [0-9]+ for 00\.1' -- ./course hint 00.1
+expect "check without solutions/ says why it cannot run" 1 'solutions/00_foundations is missing' '!Every exercise' -- ./course check 00
+mv ../solutions.away.$$ solutions
+mkdir -p ../lists.away.$$ && mv chapters/00_foundations/exercises.tsv ../lists.away.$$/
+expect "a missing exercise list is an error, not an empty course" 1 'exercises\.tsv is missing' '!Well done' -- ./course progress
+mv ../lists.away.$$/exercises.tsv chapters/00_foundations/ && rmdir ../lists.away.$$
+
+echo "$passes passed, $failures failed"
+[ $failures -eq 0 ]
