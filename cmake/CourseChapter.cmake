@@ -7,7 +7,7 @@
 #   ch00_mine       main + model code + the learner's exercises of chapters <= 00 (--mine)
 #   ch00_tests      all tests of chapter 00 against the reference (registered with ctest)
 #   check_00_softmax  the tests of exercise 00.1 against the learner's softmax.cpp and the
-#                     reference for everything else (COURSE.md, decision 5)
+#                     reference for everything else (docs/design.md, "A check judges one exercise alone")
 #   mutant_00_softmax_no_max_subtraction  the same tests against a plausible mistake (CI)
 # The build writes course_manifest.tsv, which is how the `course` script knows the chapters
 # and exercises without parsing CMake.
