@@ -60,7 +60,7 @@ private:
     std::vector<Entry> entries_;
 };
 
-// The settings every chapter executable shares (COURSE.md, "Every chapter executable").
+// The settings every chapter executable shares (docs/design.md, "Where runs go").
 struct RunSettings {
     bool quick = false;              // CI-sized run: a few seconds
     int steps = 0;                   // training steps; 0 = the chapter's default for this mode

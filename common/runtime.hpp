@@ -1,5 +1,5 @@
 // Process-wide settings that make small-model training fast on these machines: freed memory
-// stays in the process (a fresh page costs ~12 us here; shared/XTENSOR_NOTES.md 3.1), and
+// stays in the process (a fresh page costs ~12 us here; common/README.md, "xtensor pitfalls"), and
 // OpenBLAS runs one thread unless OPENBLAS_NUM_THREADS says otherwise (our matrices are small,
 // and a second thread mostly spins). Introduced in chapter 01; run_program calls it.
 #pragma once

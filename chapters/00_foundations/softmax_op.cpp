@@ -33,12 +33,13 @@ Var<T> softmax(const Var<T>& scores) {
     if (scores.dim() == 0 || scores.shape(scores.dim() - 1) == 0)
         throw std::invalid_argument("softmax: needs a non-empty last axis, got " + shape_string(scores.shape()));
     const Matrix<T> Y = softmax(as_rows(scores.value()));           // (0.2), exercise 00.1
-    Array<T> weights = with_shape(Y, scores.value());
-    const Array<T> like = weights;
-    return custom_op<T>("softmax", std::move(weights), {scores}, [Y, like](const Array<T>& dweights) {
-        const Matrix<T> dX = softmax_backward(Y, as_rows(dweights));   // (0.5), exercise 00.2
-        return std::vector<Array<T>>{with_shape(dX, like)};
-    });
+    // The output Var keeps the only lasting copy of Y: backward reads it back from `saved`.
+    return custom_op<T>("softmax", with_shape(Y, scores.value()), {scores},
+                        [](const SavedValues<T>& saved, const Array<T>& dweights) {
+                            const Array<T>& weights = saved.output();
+                            const Matrix<T> dX = softmax_backward(as_rows(weights), as_rows(dweights));   // (0.5), exercise 00.2
+                            return std::vector<Array<T>>{with_shape(dX, weights)};
+                        });
 }
 
 // ---- instantiations: do not edit ----

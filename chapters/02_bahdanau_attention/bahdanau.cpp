@@ -33,32 +33,37 @@ EncoderMemory<T> BahdanauSeq2Seq<T>::remember(const IndexMatrix& source, const I
 }
 
 template <class T>
-Var<T> BahdanauSeq2Seq<T>::forward(const data::Batch& batch) {
+ModelOutput<T> BahdanauSeq2Seq<T>::forward_with_weights(const data::Batch& batch) {
     Var<T> s;
     const EncoderMemory<T> memory = remember(batch.source, batch.source_lens, s);
     const std::size_t steps = batch.target_in.shape(1);
     const Var<T> embedded = decoder_.embedding(batch.target_in);   // (batch, T, E), all steps at once
-    std::vector<Var<T>> logits;
+    std::vector<Var<T>> logits, weights;
     for (std::size_t t = 0; t < steps; ++t) {
         const DecoderStepOutput<T> step =
             attention_decoder_step(select(embedded, 1, t), s, memory, layers());   // e_{t-1}: (batch, E)
         s = step.state;
         logits.push_back(step.logits);
+        weights.push_back(step.weights);
     }
-    return stack(logits, 1);   // (batch, T, vocab)
+    return {stack(logits, 1), stack(weights, 1)};   // (batch, T, vocab), (batch, T, S)
+}
+
+template <class T>
+AttentionDecodeStep<T> BahdanauSeq2Seq<T>::attention_decoder(const IndexMatrix& source, const IndexVector& source_lens) {
+    Var<T> s;
+    const EncoderMemory<T> memory = remember(source, source_lens, s);
+    return [this, memory, s](const IndexVector& previous) mutable {
+        const DecoderStepOutput<T> step = attention_decoder_step(decoder_.embedding(previous), s, memory, layers());
+        s = step.state;
+        return ModelOutput<T>{step.logits, step.weights};
+    };
 }
 
 template <class T>
 ch01::DecodeStep<T> BahdanauSeq2Seq<T>::decoder(const IndexMatrix& source, const IndexVector& source_lens) {
-    Var<T> s;
-    const EncoderMemory<T> memory = remember(source, source_lens, s);
-    recorded_weights.clear();
-    return [this, memory, s](const IndexVector& previous) mutable {
-        const DecoderStepOutput<T> step = attention_decoder_step(decoder_.embedding(previous), s, memory, layers());
-        s = step.state;
-        if (record_weights) recorded_weights.push_back(step.weights.value());
-        return step.logits;
-    };
+    AttentionDecodeStep<T> step = attention_decoder(source, source_lens);
+    return [step](const IndexVector& previous) mutable { return step(previous).logits; };
 }
 
 template class BahdanauSeq2Seq<float>;

@@ -4,23 +4,36 @@
 #include "chapters/01_encoder_decoder/seq2seq.hpp"
 #include "chapters/02_bahdanau_attention/attention_decoder_step.hpp"
 
+#include <functional>
 #include <vector>
 
 namespace attn::ch02 {
+
+// What the attention model returns: the scores of the next tokens, and where it looked to
+// produce them (the weights a heatmap draws).
+template <class T>
+struct ModelOutput {
+    Var<T> logits;    // (batch, T, vocab) for a whole target; (batch, vocab) for one step
+    Var<T> weights;   // alpha: (batch, T, S) for a whole target; (batch, S) for one step
+};
+
+// One greedy decoding step (as ch01::DecodeStep) that also returns alpha_t.
+template <class T>
+using AttentionDecodeStep = std::function<ModelOutput<T>(const IndexVector& previous_tokens)>;
 
 template <class T>
 class BahdanauSeq2Seq : public ch01::Seq2SeqModel<T> {
 public:
     // sizes.hidden is used for the encoder, the decoder and the attention's hidden space.
     BahdanauSeq2Seq(const ch01::ModelSizes& sizes, Rng& rng);
-    Var<T> forward(const data::Batch& batch) override;
+    // Teacher forcing (1.8) with the attention weights of every step, stacked along T.
+    ModelOutput<T> forward_with_weights(const data::Batch& batch);
+    Var<T> forward(const data::Batch& batch) override { return forward_with_weights(batch).logits; }
+    // Greedy decoding one step at a time, each step returning {logits, alpha_t}.
+    AttentionDecodeStep<T> attention_decoder(const IndexMatrix& source, const IndexVector& source_lens);
+    // The same steps for the shared decoding loop, which only needs the logits.
     ch01::DecodeStep<T> decoder(const IndexMatrix& source, const IndexVector& source_lens) override;
     ch01::ModelSizes sizes() const override { return sizes_; }
-
-    // While true, every decoding step appends its attention weights (batch, S) here, so the
-    // alignment of a translation can be drawn.
-    bool record_weights = false;
-    std::vector<Array<T>> recorded_weights;
 
     ch01::Encoder<T> encoder;
     struct Decoder : Module<T> {

@@ -36,7 +36,7 @@ ch01::Evaluation from_summary(const std::map<std::string, std::string>& saved, c
 
 Chapter01Scores chapter01_scores(const ch01::AppSettings& settings, const ch01::Task& task) {
     ch01::AppSettings reference = settings;
-    reference.run.variant = "reference";   // decision 9: compare with chapter 01's reference run
+    reference.run.variant = "reference";   // docs/design.md, "Where runs go": compare with chapter 01's reference run
     reference.load.clear();
     if (std::filesystem::exists(chapter01_summary)) {
         const std::map<std::string, std::string> saved = read_summary(chapter01_summary);

@@ -1,6 +1,6 @@
 // Chapter 01 against chapter 02 on the same data and budget. Chapter 01's scores come from
-// its saved summary.json when that run used the same task and settings (COURSE.md,
-// decision 9); otherwise chapter 01's model is trained here first.
+// its saved summary.json when that run used the same task and settings (docs/design.md,
+// "Where runs go"); otherwise chapter 01's model is trained here first.
 #pragma once
 #include "chapters/01_encoder_decoder/app.hpp"
 

@@ -1,5 +1,5 @@
 // gemm through cblas (see blas.hpp). This file includes <cblas.h> and no xtensor-blas header,
-// since the two declare cblas differently (XTENSOR_NOTES.md, rule 2).
+// since the two declare cblas differently (common/README.md, "xtensor pitfalls").
 #include "common/autodiff/blas.hpp"
 
 #include <cblas.h>

@@ -1,5 +1,5 @@
 // Matrix products on raw row-major buffers through OpenBLAS: the only place the toolkit
-// calls cblas directly (COURSE.md, decision 3). Introduced in chapter 01.
+// calls cblas directly (docs/design.md, "Quality bars": speed). Introduced in chapter 01.
 #pragma once
 #include <cstddef>
 

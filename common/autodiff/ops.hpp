@@ -1,7 +1,7 @@
 // The elementary differentiable ops every chapter composes. Each has its forward and its
 // backward side by side in one of the ops_*.cpp files, and a numerical gradient check in
 // tests/common/test_autodiff_ops.cpp. Taught concepts (softmax, GRU, attention, layer norm)
-// are not here: they belong to their chapters (COURSE.md, decision 1).
+// are not here: they belong to their chapters (docs/design.md, "One home per concept").
 // Introduced in chapter 01.
 #pragma once
 #include "common/autodiff/var.hpp"

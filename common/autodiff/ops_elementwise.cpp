@@ -11,8 +11,6 @@ using kernels::sum_to_shape;
 
 namespace {
 
-// out = f(a, b) element-wise over the broadcast shape. The common cases (same shape, a
-// scalar, a bias along the last axes) run as flat loops; anything else is broadcast first.
 // True when `small` lines up with the last axes of `full`, so it repeats every small.size() entries.
 bool repeats_within(const Shape& small, std::size_t small_size, const Shape& full) {
     return small_size == 1 || (small.size() <= full.size() &&

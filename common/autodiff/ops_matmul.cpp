@@ -67,13 +67,12 @@ Var<T> matmul(const Var<T>& A, const Var<T>& B, bool transpose_a, bool transpose
         Node<T>& a = *self.inputs[0];
         Node<T>& b = *self.inputs[1];
         T beta_a = 0, beta_b = 0;
+        // For A A^T, b is a: dA is written first, so b's target is the same buffer with beta 1
+        // and the second product adds to the first.
         T* dA = gradient_target(a, beta_a);
-        T* dB = &a == &b ? nullptr : gradient_target(b, beta_b);   // A A^T: one buffer, two products below
+        T* dB = gradient_target(b, beta_b);
         // C = op(A) op(B)
         gemm_backward<T>(transpose_a, transpose_b, s, a.value.data(), b.value.data(), self.grad.data(), dA, dB, beta_a, beta_b);
-        if (&a == &b && a.requires_grad)
-            gemm_backward<T>(transpose_a, transpose_b, s, a.value.data(), b.value.data(), self.grad.data(), nullptr,
-                             a.grad.data(), T(1), T(1));
     });
 }
 

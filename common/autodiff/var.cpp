@@ -104,9 +104,8 @@ Var<T> record_op(const std::string& name, Array<T> value, const std::vector<Var<
 template <class T>
 Var<T> custom_op(const std::string& name, Array<T> value, const std::vector<Var<T>>& inputs,
                  BackwardFunction<T> backward) {
-    const Shape out_shape(value.shape().begin(), value.shape().end());
-    return record_op<T>(name, std::move(value), inputs, [backward, name, out_shape](Node<T>& self) {
-        std::vector<Array<T>> grads = backward(self.grad);
+    return record_op<T>(name, std::move(value), inputs, [backward, name](Node<T>& self) {
+        std::vector<Array<T>> grads = backward(SavedValues<T>(self), self.grad);
         if (grads.size() != self.inputs.size())
             throw std::logic_error("custom op " + name + ": backward returned " + std::to_string(grads.size()) +
                                    " gradients for " + std::to_string(self.inputs.size()) + " inputs");

@@ -75,8 +75,26 @@ template <class T> void backward(const Var<T>& root, const Array<T>& seed);
 // The API for an op with a hand-written backward: give the forward value, the inputs and a
 // function that maps the output's gradient to one gradient per input (in order;
 // no_gradient<T>() means "no gradient for this input"). Chapter 00's softmax is registered this way.
+//
+// The backward function does not need to keep copies of what it reads: it receives the op's
+// saved values, the output it computed and the inputs it read, as PyTorch's `ctx` does. They
+// are the Vars' own values, so nothing is copied, and capturing the output Var in the
+// function instead would make the node own itself (a reference cycle that never frees).
 template <class T>
-using BackwardFunction = std::function<std::vector<Array<T>>(const Array<T>& grad_output)>;
+class SavedValues {
+public:
+    explicit SavedValues(const Node<T>& node) : node_(node) {}
+    const Array<T>& output() const { return node_.value; }
+    const Array<T>& input(std::size_t i) const { return node_.inputs.at(i)->value; }
+    std::size_t input_count() const { return node_.inputs.size(); }
+
+private:
+    const Node<T>& node_;
+};
+
+template <class T>
+using BackwardFunction =
+    std::function<std::vector<Array<T>>(const SavedValues<T>& saved, const Array<T>& grad_output)>;
 
 template <class T>
 Var<T> custom_op(const std::string& name, Array<T> value, const std::vector<Var<T>>& inputs,

@@ -7,8 +7,8 @@
 
 namespace attn::data {
 
-// Character level means Unicode code points (COURSE decision 8); word level means words
-// and punctuation marks.
+// Character level means Unicode code points (docs/design.md, "Text is Unicode code points");
+// word level means words and punctuation marks.
 enum class TokenLevel { character, word };
 
 struct Pair {

@@ -1,4 +1,4 @@
-// Tokenizers: text to tokens at the character level (Unicode code points, COURSE decision 8)
+// Tokenizers: text to tokens at the character level (Unicode code points, see docs/design.md)
 // or the word level, plus the light normalisation applied to read text. Used by every data
 // set in common/data; introduced in chapter 01 (the encoder-decoder reads tokens).
 #pragma once

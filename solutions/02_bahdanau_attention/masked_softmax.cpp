@@ -24,7 +24,7 @@ Var<T> masked_softmax(const Var<T>& scores, const xt::xarray<std::int64_t>& vali
     const Array<T> penalty = (keep - T(1)) * T(1e9);                      // 0 or -1e9
     const Var<T> weights = ch00::softmax(scores + constant<T>(penalty));   // chapter 00's softmax
     // The product zeroes the padding exactly, and turns the uniform row that a query with no
-    // valid key would get into all zeros (decision 7).
+    // valid key would get into all zeros (docs/design.md, "Masks").
     return weights * constant<T>(keep);
 }
 

@@ -23,13 +23,13 @@ TEST_CASE("ch00 model: the hand-derived gradient p - y matches central differenc
         const auto loss = [&](const xt::xarray<double>& W) {
             return ch00::cross_entropy(ch00::softmax(ch00::logits({W, model.b}, data.X)), Y);
         };
-        CHECK(support::max_relative_error(hand.dW, support::numerical_gradient(loss, model.W)) < 1e-7);
+        CHECK(attn::max_relative_error(hand.dW, support::numerical_gradient(loss, model.W)) < 1e-7);
     }
     SUBCASE("db") {
         const auto loss = [&](const xt::xarray<double>& b) {
             return ch00::cross_entropy(ch00::softmax(ch00::logits({model.W, b}, data.X)), Y);
         };
-        CHECK(support::max_relative_error(hand.db, support::numerical_gradient(loss, model.b)) < 1e-7);
+        CHECK(attn::max_relative_error(hand.db, support::numerical_gradient(loss, model.b)) < 1e-7);
     }
 }
 

@@ -10,7 +10,7 @@
 using attn::Matrix;
 
 namespace {
-constexpr double gradcheck_threshold = 1e-7;   // STYLE.md section 8: one op, float64, h = 1e-5
+constexpr double gradcheck_threshold = 1e-7;   // one op, float64, h = 1e-5 (docs/design.md, "Quality bars")
 }
 
 TEST_CASE("00.2 softmax_backward" * doctest::test_suite("ch00")) {
@@ -29,7 +29,7 @@ TEST_CASE("00.2 softmax_backward" * doctest::test_suite("ch00")) {
             return total;
         };
         const xt::xarray<double> numeric = support::numerical_gradient(loss, X, 1e-5);
-        const double error = support::max_relative_error(dX, numeric);
+        const double error = attn::max_relative_error(dX, numeric);
         INFO("relative error " << error << "; analytic:\n" << dX << "\nnumeric:\n" << numeric);
         CHECK(error < gradcheck_threshold);
     }

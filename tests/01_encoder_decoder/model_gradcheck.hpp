@@ -37,7 +37,7 @@ inline double model_gradient_error(attn::ch01::Seq2SeqModel<double>& model, cons
         weight.value() = original;
         return value;
     }, original);
-    return max_relative_error(analytic, numeric);
+    return attn::max_relative_error(analytic, numeric);
 }
 
 }  // namespace support

@@ -1,5 +1,5 @@
 // Every elementary op of the autodiff, gradient-checked in float64 against central
-// differences (STYLE.md section 8: threshold 1e-7 for one op).
+// differences (threshold 1e-7 for one op; docs/design.md, "Quality bars").
 #include "common/autodiff/ops.hpp"
 #include "common/random.hpp"
 #include "tests/support/check_allclose.hpp"
@@ -234,15 +234,34 @@ TEST_CASE("autodiff: the tape" * doctest::test_suite("common")) {
     SUBCASE("custom_op: a cube with a hand-written backward") {
         const auto cube = [](const Var<double>& x) {
             const A y = x.value() * x.value() * x.value();
-            return attn::custom_op<double>("cube", y, {x}, [x](const A& dy) {
-                return std::vector<A>{A(3.0 * x.value() * x.value() * dy)};   // y = x^3: dx = 3 x^2 dy
+            return attn::custom_op<double>("cube", y, {x}, [](const attn::SavedValues<double>& saved, const A& dy) {
+                const A& x0 = saved.input(0);
+                return std::vector<A>{A(3.0 * x0 * x0 * dy)};   // y = x^3: dx = 3 x^2 dy
             });
         };
         CHECK_GRADIENT([&](const Vars& v) { return cube(v[0]); }, (std::vector<A>{random_array({3, 2}, 24)}), one_op);
         const auto wrong_shape = [](const Var<double>& x) {
-            return attn::custom_op<double>("bad", x.value(), {x}, [](const A&) { return std::vector<A>{A{1.0}}; });
+            return attn::custom_op<double>("bad", x.value(), {x}, [](const attn::SavedValues<double>&, const A&) {
+                return std::vector<A>{A{1.0}};
+            });
         };
         const Var<double> p = attn::parameter<double>(A{{1.0, 2.0}});
         CHECK_THROWS_AS(attn::backward(attn::sum(wrong_shape(p))), std::logic_error);
+    }
+    SUBCASE("custom_op: backward reads the saved output, which is the Var's own value") {
+        const A* seen = nullptr;
+        const auto exp_op = [&seen](const Var<double>& x) {
+            return attn::custom_op<double>("exp", A(xt::exp(x.value())), {x},
+                                           [&seen](const attn::SavedValues<double>& saved, const A& dy) {
+                                               seen = &saved.output();
+                                               return std::vector<A>{A(saved.output() * dy)};   // y = e^x: dx = y dy
+                                           });
+        };
+        CHECK_GRADIENT([&](const Vars& v) { return exp_op(v[0]); }, (std::vector<A>{random_array({2, 3}, 25)}), one_op);
+        const Var<double> p = attn::parameter<double>(A{0.5, -1.0});
+        const Var<double> y = exp_op(p);
+        attn::backward(attn::sum(y));
+        CHECK(seen == &y.value());   // no copy was made for backward
+        CHECK_ALLCLOSE(p.grad(), A(xt::exp(p.value())), 1e-15, 0.0);
     }
 }

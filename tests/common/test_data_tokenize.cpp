@@ -1,4 +1,4 @@
-// Tokenizers: code points (COURSE decision 8), words, UTF-8 validation and normalisation.
+// Tokenizers: code points (docs/design.md, "Text is Unicode code points"), words, UTF-8 validation and normalisation.
 #include "common/data/tokenize.hpp"
 
 #include <doctest/doctest.h>

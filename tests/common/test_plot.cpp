@@ -1,4 +1,4 @@
-// Tests for common/plot: every figure leaves an editable gnuplot script and its data, renders
+// Tests for common/plot.hpp: every figure leaves an editable gnuplot script and its data, renders
 // to SVG and PNG when gnuplot is installed, rejects inconsistent inputs, and heatmaps preview
 // in the terminal with their labels intact. Introduced in chapter 00.
 #include "common/plot.hpp"

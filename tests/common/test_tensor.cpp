@@ -33,6 +33,9 @@ TEST_CASE("tensor: differences and relative errors" * doctest::test_suite("commo
     CHECK(attn::max_abs_diff(a, b) == 0.5);
     CHECK(attn::max_relative_error(a, b) == doctest::Approx(0.5 / 4.5));   // 0.5 / (2 + 2.5)
     CHECK(attn::max_relative_error(a, a) == 0.0);
+    const xt::xarray<double> c = {{{3.0, 1.0}}}, d = {{{1.0, 1.0}}};   // any rank: (1, 1, 2)
+    CHECK(attn::max_relative_error(c, d) == 0.5);   // 2 / (3 + 1)
+    CHECK_THROWS_AS(attn::max_relative_error(a, Matrix<double>({{1}, {2}})), std::invalid_argument);
     CHECK_THROWS_AS(attn::max_abs_diff(a, Matrix<double>({{1}, {2}})), std::invalid_argument);
 }
 

@@ -41,7 +41,7 @@ GradcheckResult gradcheck(const VarFunction& f, const std::vector<xt::xarray<dou
         const xt::xarray<double> numeric = numerical_gradient(numeric_loss, inputs[i], h);
         const xt::xarray<double> analytic =
             leaves[i].has_grad() ? leaves[i].grad() : xt::xarray<double>(xt::zeros<double>(inputs[i].shape()));
-        const double error = max_relative_error(analytic, numeric);
+        const double error = attn::max_relative_error(analytic, numeric);
         report << "input " << i << ": relative error " << error << "\n";
         if (error > result.worst_error || i == 0) {
             result.worst_error = error;

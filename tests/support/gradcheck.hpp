@@ -1,6 +1,6 @@
 // Gradient checks of autodiff ops: the gradients backward() computes for each input of
 // f(inputs), contracted with a random upstream gradient, against central differences
-// (STYLE.md section 8: float64, h = 1e-5, max |a - b| / max(|a| + |b|, 1e-8)).
+// (float64, h = 1e-5, attn::max_relative_error; see the quality bars in docs/design.md).
 #pragma once
 #include "common/autodiff/var.hpp"
 
@@ -18,7 +18,7 @@ struct GradcheckResult {
 };
 
 // L(inputs) = sum(f(inputs) * R) with R random (seeded); compares dL/d input_i from
-// backward() with numerical differences for every input whose `check` flag is true.
+// backward() with numerical differences, for every input (each one is a parameter).
 GradcheckResult gradcheck(const VarFunction& f, const std::vector<xt::xarray<double>>& inputs,
                           std::uint64_t seed = 1, double h = 1e-5);
 
