@@ -5,6 +5,8 @@
 #include "common/autodiff/blas.hpp"
 #include "common/summary.hpp"
 
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <chrono>
 #include <vector>
@@ -24,10 +26,24 @@ double median_ms_per_call(const std::function<void()>& body, int calls, int repe
     return samples[samples.size() / 2];
 }
 
+namespace {
+std::string extra_fields(const Measurement& m) {
+    std::string text;
+    for (const auto& [key, value] : m.extra) text += ", " + json_string(key) + ": " + json_number(value);
+    return text;
+}
+}  // namespace
+
+double peak_resident_mib() {
+    struct rusage usage {};
+    getrusage(RUSAGE_SELF, &usage);
+    return static_cast<double>(usage.ru_maxrss) / 1024.0;   // Linux reports KiB
+}
+
 std::string json_line(const Measurement& m) {
     return "{\"config\": " + json_string(m.config) + ", \"impl\": \"course\", \"threads\": " +
            std::to_string(blas::threads()) + ", " + json_string(m.unit) + ": " + json_number(m.value) +
-           ", \"env\": {\"compiler\": " + json_string(BENCH_COMPILER) + ", \"build\": " + json_string(BENCH_BUILD_TYPE) +
+           extra_fields(m) + ", \"env\": {\"compiler\": " + json_string(BENCH_COMPILER) + ", \"build\": " + json_string(BENCH_BUILD_TYPE) +
            ", \"flags\": " + json_string(BENCH_FLAGS) + ", \"openblas_core\": " + json_string(blas::core_name()) +
            ", \"openblas_threads\": " + std::to_string(blas::threads()) + "}}";
 }

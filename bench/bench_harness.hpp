@@ -3,6 +3,8 @@
 #pragma once
 #include <functional>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace attn::bench {
 
@@ -10,14 +12,18 @@ struct Measurement {
     std::string config;     // e.g. "matmul 64x160 * 160x384"
     double value;           // the figure
     std::string unit;       // "ms_per_call" or "steps_per_s"
+    std::vector<std::pair<std::string, double>> extra = {};   // further figures, e.g. {"gflops", 12.5}
 };
 
 // Median milliseconds per call of `body`, after `warmup` calls, over `repeats` batches of
 // `calls` calls each.
 double median_ms_per_call(const std::function<void()>& body, int calls, int repeats = 7, int warmup = 3);
 
-// {"config": ..., "impl": "course", "threads": N, "ms_per_call": x, "env": {...}}
+// {"config": ..., "impl": "course", "threads": N, "ms_per_call": x, <extra>..., "env": {...}}
 std::string json_line(const Measurement& m);
+
+// The process's peak resident memory so far, in MiB (getrusage's ru_maxrss).
+double peak_resident_mib();
 
 
 }  // namespace attn::bench
