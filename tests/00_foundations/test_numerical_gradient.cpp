@@ -2,6 +2,7 @@
 #include "chapters/00_foundations/numerical_gradient.hpp"
 #include "common/random.hpp"
 #include "tests/support/check_allclose.hpp"
+#include "tests/support/property.hpp"
 
 #include <cmath>
 #include <string>
@@ -31,7 +32,7 @@ TEST_CASE("00.3 numerical_gradient" * doctest::test_suite("ch00")) {
     attn::Rng rng(3);
     const Matrix<double> X = rng.normal_matrix<double>(3, 4);
 
-    SUBCASE("it puts each entry back: every call of f sees X with at most one entry moved, by h") {
+    PROPERTY("it puts each entry back: every call of f sees X with at most one entry moved, by h") {
         std::string first_wrong_call;   // empty while every call is right
         int calls = 0;
         const ScalarFunction<double> watcher = [&](const Matrix<double>& x) {
@@ -47,29 +48,28 @@ TEST_CASE("00.3 numerical_gradient" * doctest::test_suite("ch00")) {
         };
         (void)attn::ch00::numerical_gradient(watcher, X, 0.25);
         CHECK_MESSAGE(first_wrong_call.empty(), first_wrong_call);
-    }
-    SUBCASE("the difference spans 2h, so it is divided by 2h: f(x, y) = 3x + xy at (2, 5) gives (8, 2)") {
+    };
+    PROPERTY("the difference spans 2h, so it is divided by 2h: f(x, y) = 3x + xy at (2, 5) gives (8, 2)") {
         // df/dx = 3 + y = 8, df/dy = x = 2; f is linear in each entry, so differences are exact.
         const ScalarFunction<double> f = [](const Matrix<double>& x) { return 3 * x(0, 0) + x(0, 0) * x(0, 1); };
         CHECK_ALLCLOSE(attn::ch00::numerical_gradient<double>(f, {{2.0, 5.0}}, 1e-3), Matrix<double>({{8.0, 2.0}}),
                        1e-9, 1e-9);
-    }
-    SUBCASE("the error shrinks like h^2: central differences, not one-sided") {
+    };
+    PROPERTY("the error shrinks like h^2: central differences, not one-sided") {
         // Ten times smaller h: about 100 times smaller error for central differences,
         // only 10 times for the one-sided (f(x + h) - f(x)) / h.
         const double coarse = error_against_cosine(X, 1e-2);
         const double fine = error_against_cosine(X, 1e-3);
         INFO("error at h = 1e-2: " << coarse << ", at h = 1e-3: " << fine);
         CHECK(coarse / fine > 50.0);
-    }
-    SUBCASE("the gradient of sum(sin X) is cos X") {
+    };
+    PROPERTY("the gradient of sum(sin X) is cos X") {
         // Central differences: error about h^2 / 6 * |sin'''| <= 2e-11 at h = 1e-5.
         const Matrix<double> grad = attn::ch00::numerical_gradient<double>(sum_of_sines, X, 1e-5);
-        REQUIRE(grad.shape(0) == 3);
-        REQUIRE(grad.shape(1) == 4);
+        REQUIRE_SHAPE(grad.shape(), {3, 4});
         CHECK_ALLCLOSE(grad, xt::cos(X), 0.0, 1e-9);
-    }
-    SUBCASE("the gradient of (sum X)^2 is 2 sum(X) in every entry") {
+    };
+    PROPERTY("the gradient of (sum X)^2 is 2 sum(X) in every entry") {
         // Every entry sees the same function of the total, so the same slope everywhere.
         const ScalarFunction<double> squared_total = [](const Matrix<double>& x) {
             const double total = xt::sum(x)();
@@ -78,8 +78,8 @@ TEST_CASE("00.3 numerical_gradient" * doctest::test_suite("ch00")) {
         const double total = xt::sum(X)();
         const Matrix<double> expected = xt::ones<double>({3, 4}) * (2.0 * total);
         CHECK_ALLCLOSE(attn::ch00::numerical_gradient(squared_total, X, 1e-5), expected, 1e-8, 1e-8);
-    }
-    SUBCASE("a step h that is not positive is refused") {
+    };
+    PROPERTY("a step h that is not positive is refused") {
         CHECK_THROWS_AS(attn::ch00::numerical_gradient<double>(sum_of_sines, X, 0.0), std::invalid_argument);
-    }
+    };
 }

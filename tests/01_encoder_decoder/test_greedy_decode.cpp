@@ -1,5 +1,6 @@
 // Self-checks for exercise 01.3: greedy_decode (exercises/01_encoder_decoder/greedy_decode.cpp).
 #include "chapters/01_encoder_decoder/greedy_decode.hpp"
+#include "tests/support/property.hpp"
 
 #include <doctest/doctest.h>
 
@@ -45,7 +46,7 @@ TEST_CASE("01.3 greedy_decode" * doctest::test_suite("ch01")) {
         return out;
     };
 
-    SUBCASE("each step takes the most likely token (argmax, not argmin): the first tokens are 5, 6, 3") {
+    PROPERTY("each step takes the most likely token (argmax, not argmin): the first tokens are 5, 6, 3") {
         const auto out = decode();
         for (std::size_t b = 0; b < 3; ++b) {
             CAPTURE(b);
@@ -54,38 +55,38 @@ TEST_CASE("01.3 greedy_decode" * doctest::test_suite("ch01")) {
         CHECK(out[0][0] == 5);
         CHECK(out[1][0] == 6);
         CHECK(out[2][0] == 3);
-    }
-    SUBCASE("one row's <eos> does not stop the others: a row that never says <eos> runs to max_len tokens") {
+    };
+    PROPERTY("one row's <eos> does not stop the others: a row that never says <eos> runs to max_len tokens") {
         const auto out = decode();
         CHECK(out[2] == std::vector<std::int64_t>{3, 3, 3, 3, 3, 3});
         CHECK(decoder.inputs.size() == 6);
-    }
-    SUBCASE("every row starts from <bos> and is then fed its own previous prediction") {
+    };
+    PROPERTY("every row starts from <bos> and is then fed its own previous prediction") {
         (void)decode();
         REQUIRE(decoder.inputs.size() >= 3);
         CHECK(decoder.inputs[0] == std::vector<std::int64_t>{bos, bos, bos});
         CHECK(decoder.inputs[1] == std::vector<std::int64_t>{5, 6, 3});
         CHECK(decoder.inputs[2][0] == 4);
         CHECK(decoder.inputs[2][2] == 3);
-    }
-    SUBCASE("a row stops at its <eos>, which is not kept: rows 0 and 1 give [5, 4] and [6]") {
+    };
+    PROPERTY("a row stops at its <eos>, which is not kept: rows 0 and 1 give [5, 4] and [6]") {
         const auto out = decode();
         CHECK(out[0] == std::vector<std::int64_t>{5, 4});
         CHECK(out[1] == std::vector<std::int64_t>{6});
-    }
-    SUBCASE("no step is taken once every row has finished") {
+    };
+    PROPERTY("no step is taken once every row has finished") {
         ScriptedDecoder short_one{{{{bos, 5}, {5, eos}}, {{bos, eos}}}, {}};
         const auto result = attn::ch01::greedy_decode<double>(short_one.step(), 2, 10, bos, eos);
         REQUIRE(result.size() == 2);
         CHECK(result[0] == std::vector<std::int64_t>{5});
         CHECK(result[1].empty());
         CHECK(short_one.inputs.size() == 2);   // call 1: 5 and eos; call 2: eos for row 0
-    }
-    SUBCASE("max_len 0 takes no step at all") {
+    };
+    PROPERTY("max_len 0 takes no step at all") {
         ScriptedDecoder idle{{{{bos, 5}}}, {}};
         const auto result = attn::ch01::greedy_decode<double>(idle.step(), 1, 0, bos, eos);
         REQUIRE(result.size() == 1);
         CHECK(result[0].empty());
         CHECK(idle.inputs.empty());
-    }
+    };
 }

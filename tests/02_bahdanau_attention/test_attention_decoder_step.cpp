@@ -4,6 +4,7 @@
 #include "common/autodiff/ops.hpp"
 #include "tests/support/check_allclose.hpp"
 #include "tests/support/gradcheck.hpp"
+#include "tests/support/property.hpp"
 
 using attn::Var;
 using A = xt::xarray<double>;
@@ -34,9 +35,9 @@ TEST_CASE("02.4 attention_decoder_step" * doctest::test_suite("ch02")) {
     const Var<double> states = attn::constant<double>(support::random_array({2, 6, 4}, 3));
     const auto step = [&] {
         const attn::ch02::DecoderStepOutput<double> out = attn::ch02::attention_decoder_step(embedded, previous, f.memory(states), f.layers());
-        REQUIRE(out.logits.shape() == attn::Shape{2, 5});
-        REQUIRE(out.state.shape() == attn::Shape{2, 4});
-        REQUIRE(out.weights.shape() == attn::Shape{2, 6});
+        REQUIRE_SHAPE(out.logits.shape(), {2, 5});
+        REQUIRE_SHAPE(out.state.shape(), {2, 4});
+        REQUIRE_SHAPE(out.weights.shape(), {2, 6});
         return out;
     };
     // What each stage should give, built from the chapter's own pieces: (2.5) then (2.6).
@@ -49,21 +50,21 @@ TEST_CASE("02.4 attention_decoder_step" * doctest::test_suite("ch02")) {
         return attn::ch01::gru_cell(f.gru.project_inputs(x), previous, f.gru);
     };
 
-    SUBCASE("padding never receives weight: attend with each sentence's own length (sentence 1 has 3 of 6)") {
+    PROPERTY("padding never receives weight: attend with each sentence's own length (sentence 1 has 3 of 6)") {
         const A weights = step().weights.value();
         CHECK(xt::amax(xt::view(weights, 1, xt::range(3, 6)))() == 0.0);
         CHECK(xt::sum(xt::view(weights, 1, xt::all()))() == doctest::Approx(1.0));
-    }
-    SUBCASE("the query is the previous state: the weights are additive attention's for s_{t-1}") {
+    };
+    PROPERTY("the query is the previous state: the weights are additive attention's for s_{t-1}") {
         CHECK_ALLCLOSE(step().weights.value(), attn::reshape(expected_attention().weights, {2, 6}).value(), 1e-14, 1e-15);
-    }
-    SUBCASE("the context is fed to the GRU: the new state is one GRU step on [embedding; context] from s_{t-1}") {
+    };
+    PROPERTY("the context is fed to the GRU: the new state is one GRU step on [embedding; context] from s_{t-1}") {
         CHECK_ALLCLOSE(step().state.value(), expected_state().value(), 1e-14, 1e-14);
-    }
-    SUBCASE("the logits score the new state s_t, not the previous one") {
+    };
+    PROPERTY("the logits score the new state s_t, not the previous one") {
         CHECK_ALLCLOSE(step().logits.value(), f.output(expected_state()).value(), 1e-14, 1e-14);
-    }
-    SUBCASE("its gradients match central differences (embedding, state, encoder states)") {
+    };
+    PROPERTY("its gradients match central differences (embedding, state, encoder states)") {
         const support::GradcheckResult r = support::gradcheck(
             [&](const std::vector<Var<double>>& v) {
                 const attn::ch02::DecoderStepOutput<double> out = attn::ch02::attention_decoder_step(v[0], v[1], f.memory(v[2]), f.layers());
@@ -72,5 +73,5 @@ TEST_CASE("02.4 attention_decoder_step" * doctest::test_suite("ch02")) {
             {embedded.value(), previous.value(), states.value()});
         INFO(r.report);
         CHECK(r.worst_error < 1e-6);
-    }
+    };
 }
