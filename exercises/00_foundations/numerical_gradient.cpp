@@ -10,8 +10,9 @@ namespace attn::ch00 {
 template <class T>
 Matrix<T> numerical_gradient(const ScalarFunction<T>& f, const Matrix<T>& X, T h) {
     if (!(h > T(0))) throw std::invalid_argument("numerical_gradient: the step h must be positive");
-    // TODO(00.3): for every entry (i, j), evaluate f with that one entry moved by +h and by -h,
-    //             and store the central difference (0.6). Hint: ./course hint 00.3
+    // TODO(00.3): return dX, the shape of X: for every entry (i, j), the central difference (0.6)
+    //             of f with that entry alone moved by h, every other entry as it is in X.
+    //             Stuck? ./course hint 00.3
     COURSE_TODO("00.3");
 }
 

@@ -13,8 +13,9 @@ Matrix<T> softmax(const Matrix<T>& X) {
     if (X.shape(1) == 0)
         throw std::invalid_argument("softmax: X must have at least one column, got (" +
                                     std::to_string(X.shape(0)) + ", 0)");
-    // TODO(00.1): subtract each row's maximum, exponentiate, divide by each row's sum (0.2).
-    //             Inputs of +-1000 must give finite probabilities. Hint: ./course hint 00.1
+    // TODO(00.1): return Y of (0.2), the shape of X: every row a probability distribution
+    //             (positive, summing to 1), computed with each row's own maximum so that
+    //             scores of +-1000 still give finite numbers. Stuck? ./course hint 00.1
     COURSE_TODO("00.1");
 }
 

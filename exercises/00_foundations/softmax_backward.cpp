@@ -14,8 +14,9 @@ Matrix<T> softmax_backward(const Matrix<T>& Y, const Matrix<T>& dY) {
         throw std::invalid_argument("softmax_backward: Y and dY must have the same shape, got (" +
                                     std::to_string(Y.shape(0)) + ", " + std::to_string(Y.shape(1)) + ") and (" +
                                     std::to_string(dY.shape(0)) + ", " + std::to_string(dY.shape(1)) + ")");
-    // TODO(00.2): return dX from (0.5): one dot product per row, then one element-wise line.
-    //             Do not build the (n, n) Jacobian. Hint: ./course hint 00.2
+    // TODO(00.2): return dX of (0.5), the shape of Y: the gradient of the loss with respect to
+    //             softmax's input, given its output Y and the upstream gradient dY, in O(n)
+    //             per row (no (n, n) Jacobian). Stuck? ./course hint 00.2
     COURSE_TODO("00.2");
 }
 

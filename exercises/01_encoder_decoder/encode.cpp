@@ -11,10 +11,10 @@ namespace attn::ch01 {
 template <class T>
 EncoderOutput<T> encode(const Var<T>& X, const IndexVector& valid_lens, const GruLayer<T>& layer) {
     check_encoder_shapes(X, valid_lens, layer);
-    // TODO(01.2): project all inputs once (layer.project_inputs), start from h_0 = 0, and for each
-    //            step t run gru_cell on that step's slice; sequences with t >= their length keep
-    //            their state (reading_mask). Return the stacked states and the last h (1.6).
-    //            Hint: ./course hint 01.2
+    // TODO(01.2): return every state h_1 .. h_seq_len, (batch, seq_len, H), and each sentence's
+    //             final state c, (batch, H), of (1.6): from h_0 = 0, one gru_cell step per
+    //             position, each sentence's state frozen once it has read valid_lens[b]
+    //             positions. Stuck? ./course hint 01.2
     COURSE_TODO("01.2");
 }
 

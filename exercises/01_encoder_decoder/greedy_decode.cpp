@@ -7,10 +7,10 @@ namespace attn::ch01 {
 template <class T>
 std::vector<std::vector<std::int64_t>> greedy_decode(const DecodeStep<T>& step, std::size_t batch,
                                                      std::size_t max_len, std::int64_t bos_id, std::int64_t eos_id) {
-    // TODO(01.3): start every sequence from bos_id; at each step call step(previous), take each row's
-    //            argmax (attn::argmax), append it unless it is eos_id (which finishes that row),
-    //            and stop after max_len steps or when every row has finished (1.9).
-    //            Hint: ./course hint 01.3
+    // TODO(01.3): return one token list per row of the batch, decoded by (1.9): from bos_id, the
+    //             most likely next token each step, fed back as the next input; a row ends at
+    //             eos_id (not kept), all rows end after max_len steps, and step is not called
+    //             once every row has ended. Stuck? ./course hint 01.3
     COURSE_TODO("01.3");
 }
 

@@ -11,9 +11,10 @@ namespace attn::ch01 {
 template <class T>
 Var<T> gru_cell(const Var<T>& x_gates, const Var<T>& h, const GruLayer<T>& layer) {
     check_gru_cell_shapes(x_gates, h, layer);
-    // TODO(01.1): compute the hidden-side blocks h W_hh^T + b_hh with one matmul, split both it and
-    //            x_gates into r, z, n blocks of width H, then apply (1.2)-(1.5) in order.
-    //            Hint: ./course hint 01.1
+    // TODO(01.1): return h' of (1.5), (batch, H), with the gates and candidate of (1.2)-(1.4);
+    //             x_gates already holds this step's input side x W_ih^T + b_ih, in blocks
+    //             r, z, n. Build it from Var operations so that it has a gradient.
+    //             Stuck? ./course hint 01.1
     COURSE_TODO("01.1");
 }
 

@@ -12,9 +12,9 @@ namespace attn::ch02 {
 template <class T>
 AttentionOutput<T> additive_attention(const Var<T>& queries, const Var<T>& keys_proj, const Var<T>& values,
                                       const xt::xarray<std::int64_t>& valid_lens, const AdditiveAttention<T>& layer) {
-    // TODO(02.3): project the queries (layer.W_q), score them against keys_proj with additive_scores
-    //            and layer.w_v.weight, turn the scores into weights with masked_softmax, and
-    //            average the values with them (bmm) (2.2)-(2.4). Hint: ./course hint 02.3
+    // TODO(02.3): return the context (batch, n_q, v) and the weights (batch, n_q, n_k) of
+    //             (2.2)-(2.4), with your additive_scores and masked_softmax; keys_proj is
+    //             already projected, the queries are not. Stuck? ./course hint 02.3
     COURSE_TODO("02.3");
 }
 

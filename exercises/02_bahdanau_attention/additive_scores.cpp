@@ -11,9 +11,9 @@ namespace attn::ch02 {
 template <class T>
 Var<T> additive_scores(const Var<T>& queries_proj, const Var<T>& keys_proj, const Var<T>& w_v) {
     check_score_shapes(queries_proj, keys_proj, w_v);
-    // TODO(02.1): pair every query with every key by broadcasting (reshape to (b, n_q, 1, h) and
-    //            (b, 1, n_k, h), add), take tanh, score each feature with w_v (a matmul), and
-    //            reshape to (b, n_q, n_k) (2.2). Hint: ./course hint 02.1
+    // TODO(02.1): return the scores e of (2.2), (batch, n_q, n_k): every query of a sentence
+    //             scored against every key of the same sentence. Build them from Var
+    //             operations so that they have a gradient. Stuck? ./course hint 02.1
     COURSE_TODO("02.1");
 }
 

@@ -11,9 +11,9 @@ namespace attn::ch02 {
 template <class T>
 DecoderStepOutput<T> attention_decoder_step(const Var<T>& embedded_previous, const Var<T>& previous_state,
                                             const EncoderMemory<T>& memory, const AttentionDecoderLayers<T>& layers) {
-    // TODO(02.4): attend with the previous state as the query (shape (b, 1, H)), join the embedding
-    //            and the context, run one GRU step from the previous state, and score the new
-    //            state with layers.output (2.5)-(2.7). Hint: ./course hint 02.4
+    // TODO(02.4): return one decoder step of (2.5)-(2.7): the logits (batch, V), the new state
+    //             (batch, H) and the attention weights (batch, S) over each sentence's valid
+    //             source positions, the query being previous_state. Stuck? ./course hint 02.4
     COURSE_TODO("02.4");
 }
 

@@ -12,10 +12,10 @@ namespace attn::ch02 {
 template <class T>
 Var<T> masked_softmax(const Var<T>& scores, const xt::xarray<std::int64_t>& valid_lens) {
     check_mask_shapes(scores, valid_lens);
-    // TODO(02.2): build a (batch, n_q, n_k) mask of 1 for valid keys (j < length) and 0 for padding,
-    //            push the padded scores far down before chapter 00's softmax (ch00::softmax), and
-    //            make padded weights exactly 0, also in rows with no valid key (2.3).
-    //            Hint: ./course hint 02.2
+    // TODO(02.2): return the weights alpha of (2.3), the shape of scores: a softmax over the
+    //             valid keys j < length of each row (counted from 0), exactly 0 on padding,
+    //             and all zeros (not NaN, not uniform) in a row whose length is 0.
+    //             Stuck? ./course hint 02.2
     COURSE_TODO("02.2");
 }
 

@@ -4,6 +4,7 @@
 #include "common/autodiff/ops.hpp"
 #include "tests/support/check_allclose.hpp"
 #include "tests/support/gradcheck.hpp"
+#include "tests/support/property.hpp"
 
 using attn::Var;
 using A = xt::xarray<double>;
@@ -26,40 +27,51 @@ struct Fixture {
 }  // namespace
 
 TEST_CASE("02.4 attention_decoder_step" * doctest::test_suite("ch02")) {
+    // The targeted properties first, each named after the mistake that breaks it
+    // (tests/mutants/02_bahdanau_attention/attention_decoder_step.*).
     Fixture f;
     const Var<double> embedded = attn::constant<double>(support::random_array({2, 3}, 1));
     const Var<double> previous = attn::constant<double>(support::random_array({2, 4}, 2));
     const Var<double> states = attn::constant<double>(support::random_array({2, 6, 4}, 3));
-    const attn::ch02::DecoderStepOutput<double> out = attn::ch02::attention_decoder_step(embedded, previous, f.memory(states), f.layers());
-    REQUIRE(out.logits.shape() == attn::Shape{2, 5});
-    REQUIRE(out.state.shape() == attn::Shape{2, 4});
-    REQUIRE(out.weights.shape() == attn::Shape{2, 6});
+    const auto step = [&] {
+        const attn::ch02::DecoderStepOutput<double> out = attn::ch02::attention_decoder_step(embedded, previous, f.memory(states), f.layers());
+        REQUIRE_SHAPE(out.logits.shape(), {2, 5});
+        REQUIRE_SHAPE(out.state.shape(), {2, 4});
+        REQUIRE_SHAPE(out.weights.shape(), {2, 6});
+        return out;
+    };
+    // What each stage should give, built from the chapter's own pieces: (2.5) then (2.6).
+    const auto expected_attention = [&] {
+        return attn::ch02::additive_attention(attn::reshape(previous, {2, 1, 4}), f.memory(states).keys, states,
+                                              xt::xarray<std::int64_t>(f.lens), f.attention);
+    };
+    const auto expected_state = [&] {
+        const Var<double> x = attn::concat<double>({embedded, attn::reshape(expected_attention().context, {2, 4})}, 1);
+        return attn::ch01::gru_cell(f.gru.project_inputs(x), previous, f.gru);
+    };
 
-    SUBCASE("the query is the previous state: the weights are additive attention's for s_{t-1}") {
-        const attn::ch02::AttentionOutput<double> expected = attn::ch02::additive_attention(
-            attn::reshape(previous, {2, 1, 4}), f.memory(states).keys, states, xt::xarray<std::int64_t>(f.lens), f.attention);
-        CHECK_ALLCLOSE(out.weights.value(), attn::reshape(expected.weights, {2, 6}).value(), 1e-14, 1e-15);
-    }
-    SUBCASE("the new state is one GRU step on [embedding; context] from s_{t-1}, and the logits score it") {
-        const attn::ch02::AttentionOutput<double> attended = attn::ch02::additive_attention(
-            attn::reshape(previous, {2, 1, 4}), f.memory(states).keys, states, xt::xarray<std::int64_t>(f.lens), f.attention);
-        const Var<double> x = attn::concat<double>({embedded, attn::reshape(attended.context, {2, 4})}, 1);
-        const Var<double> expected = attn::ch01::gru_cell(f.gru.project_inputs(x), previous, f.gru);
-        CHECK_ALLCLOSE(out.state.value(), expected.value(), 1e-14, 1e-14);
-        CHECK_ALLCLOSE(out.logits.value(), f.output(expected).value(), 1e-14, 1e-14);
-    }
-    SUBCASE("padding never receives weight") {
-        CHECK(xt::amax(xt::view(out.weights.value(), 1, xt::range(3, 6)))() == 0.0);
-        CHECK(xt::sum(xt::view(out.weights.value(), 1, xt::all()))() == doctest::Approx(1.0));
-    }
-    SUBCASE("its gradients match central differences (embedding, state, encoder states)") {
+    PROPERTY("padding never receives weight: attend with each sentence's own length (sentence 1 has 3 of 6)") {
+        const A weights = step().weights.value();
+        CHECK(xt::amax(xt::view(weights, 1, xt::range(3, 6)))() == 0.0);
+        CHECK(xt::sum(xt::view(weights, 1, xt::all()))() == doctest::Approx(1.0));
+    };
+    PROPERTY("the query is the previous state: the weights are additive attention's for s_{t-1}") {
+        CHECK_ALLCLOSE(step().weights.value(), attn::reshape(expected_attention().weights, {2, 6}).value(), 1e-14, 1e-15);
+    };
+    PROPERTY("the context is fed to the GRU: the new state is one GRU step on [embedding; context] from s_{t-1}") {
+        CHECK_ALLCLOSE(step().state.value(), expected_state().value(), 1e-14, 1e-14);
+    };
+    PROPERTY("the logits score the new state s_t, not the previous one") {
+        CHECK_ALLCLOSE(step().logits.value(), f.output(expected_state()).value(), 1e-14, 1e-14);
+    };
+    PROPERTY("its gradients match central differences (embedding, state, encoder states)") {
         const support::GradcheckResult r = support::gradcheck(
             [&](const std::vector<Var<double>>& v) {
-                const attn::ch02::DecoderStepOutput<double> step = attn::ch02::attention_decoder_step(v[0], v[1], f.memory(v[2]), f.layers());
-                return attn::concat<double>({step.logits, step.state}, 1);
+                const attn::ch02::DecoderStepOutput<double> out = attn::ch02::attention_decoder_step(v[0], v[1], f.memory(v[2]), f.layers());
+                return attn::concat<double>({out.logits, out.state}, 1);
             },
             {embedded.value(), previous.value(), states.value()});
         INFO(r.report);
         CHECK(r.worst_error < 1e-6);
-    }
+    };
 }

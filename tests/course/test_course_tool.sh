@@ -57,7 +57,7 @@ expect "progress counts the exercises from the course's own lists" 0 \
 # A plausible mistake: the maximum of the whole matrix instead of each row's.
 sed 's|const Matrix<T> m = row_max(X); .*|const T m = xt::amax(X)();|' "$SOLUTION" > "$STUB"
 expect "a wrong solution fails and names the failing properties" 1 \
-    '^\[fail\] 00\.1 softmax: edit exercises/00_foundations/softmax\.cpp' 'failing test' '!\[pass\] 00\.1' \
+    '^\[fail\] 00\.1 softmax: edit exercises/00_foundations/softmax\.cpp' 'properties fail' '!\[pass\] 00\.1' \
     -- ./course check 00
 
 cp "$SOLUTION" "$STUB"

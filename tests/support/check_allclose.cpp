@@ -2,10 +2,15 @@
 #include "tests/support/check_allclose.hpp"
 
 #include <cmath>
+#include <iomanip>
+#include <vector>
 
 namespace support {
 
 namespace {
+
+constexpr std::size_t differences_listed = 3;   // enough to see a pattern, short enough to read
+constexpr std::size_t small_enough_to_print = 8;
 
 std::string shape_text(const xt::xarray<double>& a) {
     std::string text = "(";
@@ -13,11 +18,29 @@ std::string shape_text(const xt::xarray<double>& a) {
     return text + ")";
 }
 
-std::string tensor_text(const xt::xarray<double>& a) {
-    if (a.size() > 24) return "(" + std::to_string(a.size()) + " values, too many to print)";
+// The multi-index of flat index k, "[1, 0, 2]": learners think in rows and columns.
+std::string index_text(const xt::xarray<double>& a, std::size_t k) {
+    std::vector<std::size_t> index(a.dimension());
+    for (std::size_t d = a.dimension(); d-- > 0;) {
+        index[d] = k % a.shape(d);
+        k /= a.shape(d);
+    }
+    std::string text = "[";
+    for (std::size_t d = 0; d < index.size(); ++d) text += (d ? ", " : "") + std::to_string(index[d]);
+    return text + "]";
+}
+
+std::string number(double v) {
     std::ostringstream text;
-    text << a;
+    text << std::setprecision(6) << v;
     return text.str();
+}
+
+// Every value on one line, "[0.5, 0.25, 0.25]", for tensors small enough to take in at once.
+std::string flat_text(const xt::xarray<double>& a) {
+    std::string text = "[";
+    for (std::size_t k = 0; k < a.size(); ++k) text += (k ? ", " : "") + number(a.flat(k));
+    return text + "]";
 }
 
 }  // namespace
@@ -33,23 +56,31 @@ AllcloseResult allclose(const xt::xarray<double>& actual, const xt::xarray<doubl
     }
     double worst_excess = -1.0;
     std::size_t worst = 0, bad = 0;
+    std::vector<std::size_t> first_bad;
     for (std::size_t k = 0; k < actual.size(); ++k) {
         const double a = actual.flat(k), e = expected.flat(k);
         const double excess = std::isnan(a) || std::isnan(e) ? INFINITY : std::abs(a - e) - (atol + rtol * std::abs(e));
-        if (excess > 0) ++bad;
+        if (excess > 0 && ++bad <= differences_listed) first_bad.push_back(k);
         if (excess > worst_excess || k == 0) {
             worst_excess = excess;
             worst = k;
         }
     }
     result.ok = bad == 0;
-    if (!result.ok) {
-        report << bad << " of " << actual.size() << " values differ (shape " << shape_text(actual)
-               << ", rtol " << rtol << ", atol " << atol << "); worst at flat index " << worst << ": got "
-               << actual.flat(worst) << ", expected " << expected.flat(worst) << "\n"
-               << "got:\n" << tensor_text(actual) << "\nexpected:\n" << tensor_text(expected);
-        result.report = report.str();
+    if (result.ok) return result;
+    report << bad << " of " << actual.size() << " values differ (shape " << shape_text(actual) << ", rtol " << rtol
+           << ", atol " << atol << ")\n";
+    if (actual.size() <= small_enough_to_print) {
+        report << "got      " << flat_text(actual) << "\nexpected " << flat_text(expected) << "\n";
+    } else {
+        report << "first at";
+        for (std::size_t k : first_bad)
+            report << (k == first_bad.front() ? " " : "; ") << index_text(actual, k) << ": got " << number(actual.flat(k))
+                   << ", expected " << number(expected.flat(k));
+        report << "\nworst at " << index_text(actual, worst) << ": got " << number(actual.flat(worst)) << ", expected "
+               << number(expected.flat(worst)) << "\n";
     }
+    result.report = report.str();
     return result;
 }
 

@@ -1,5 +1,6 @@
 // CHECK_ALLCLOSE(actual, expected, rtol, atol): a doctest check for tensors that, when it
-// fails, prints both shapes, the largest difference and where it is, and both tensors.
+// fails, says how many values differ, the first few and the worst (with their indices), or
+// both tensors on one line when they are small.
 #pragma once
 #include <doctest/doctest.h>
 #include <xtensor/xarray.hpp>
@@ -32,6 +33,6 @@ AllcloseResult allclose_any(const A& actual, const E& expected, double rtol, dou
     do {                                                                                           \
         const ::support::AllcloseResult allclose_result_ =                                         \
             ::support::allclose_any((actual), (expected), (rtol), (atol));                         \
-        CHECK_MESSAGE(allclose_result_.ok, "CHECK_ALLCLOSE(" #actual ", " #expected "): "             \
+        CHECK_MESSAGE(allclose_result_.ok, "CHECK_ALLCLOSE(" #actual ", " #expected ")\n"            \
                                                << allclose_result_.report);                        \
     } while (false)
