@@ -34,7 +34,7 @@ plot::LinePlot regression_fits(const RegressionData& data, const std::vector<std
     plot.series.push_back({"truth", data.x_test, data.y_truth});
     plot.series.push_back({"training data (keys, values)", data.x_train, data.y_train, true});
     for (const auto& [label, fit] : fits) plot.series.push_back({label, data.x_test, fit.prediction});
-    plot.legend = "top right";
+    plot.legend = "outside";
     return plot;
 }
 
@@ -45,7 +45,7 @@ plot::Heatmap kernel_weights(const RegressionData& data, const Fit& fit, const s
     map.ylabel = "test input x (query)";
     map.values = fit.weights;
     map.x_tick_labels = sparse_labels(data.x_train, 7);
-    map.y_tick_labels = sparse_labels(data.x_test, 10);
+    map.y_tick_labels = sparse_labels(data.x_test, 5);
     map.colorbar_label = "attention weight";
     return map;
 }
@@ -89,7 +89,7 @@ plot::LinePlot softmax_saturation(const std::vector<ScalingRow>& rows, int n_key
     plot.series.push_back({"q . k: entropy / ln n", d, column(rows, [&](const ScalingRow& r) { return normalised(r.entropy); }), false, true, true});
     plot.series.push_back({"q . k / sqrt(d): largest weight", d, column(rows, [](const ScalingRow& r) { return r.scaled_max_weight; }), false, true});
     plot.series.push_back({"q . k / sqrt(d): entropy / ln n", d, column(rows, [&](const ScalingRow& r) { return normalised(r.scaled_entropy); }), false, true, true});
-    plot.legend = "center right";
+    plot.legend = "outside";
     return plot;
 }
 

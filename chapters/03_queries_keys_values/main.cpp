@@ -56,7 +56,7 @@ int run(int argc, char** argv) {
     // ---- 1. Kernel regression: each test input x is a query, the training inputs x_i are the
     //         keys, their targets y_i the values; f(x) = sum_i alpha(x, x_i) y_i.   (3.1)-(3.3)
     Rng rng(settings.run.seed);
-    const RegressionData data = make_regression_data(50, 101, rng);
+    const RegressionData data = make_regression_data(50, 51, rng);
     std::printf("\n1. Nadaraya-Watson regression of y = 2 sin x + x^0.8 + noise (sd 0.5), %zu training points on [0, 5]\n",
                 data.x_train.size());
     std::printf("   %-28s %16s %22s\n", "pooling", "error vs truth", "leave-one-out error");
@@ -75,7 +75,9 @@ int run(int argc, char** argv) {
     std::printf("\n2. Learning w by Adam (lr %g) on the leave-one-out error, from w = %g, %d steps\n", settings.lr,
                 settings.initial_width, settings.run.steps);
     const WidthTraining training = learn_width(data, settings.initial_width, settings.run.steps, settings.lr);
-    const double learned_error = report("learned w = " + std::to_string(training.width).substr(0, 4), training.width);
+    char learned_label[32];
+    std::snprintf(learned_label, sizeof learned_label, "learned w = %.2f", training.width);
+    const double learned_error = report(learned_label, training.width);
     std::printf("   learned w = %.3f: leave-one-out error %.4f -> %.4f\n", training.width, training.loss.front(),
                 training.loss.back());
 
@@ -85,12 +87,14 @@ int run(int argc, char** argv) {
     for (int d = 2; d <= 1024; d *= 2) dims.push_back(d);
     const std::vector<ScalingRow> rows = measure_scaling(dims, n_keys, settings.trials, rng);
     std::printf("\n3. Scores of %d random queries against %d random keys, entries N(0, 1):\n", settings.trials, n_keys);
-    std::printf("   %6s %12s %14s %18s %18s %16s %16s\n", "d", "Var(q.k)", "Var(q.k/sqrt d)", "max weight",
-                "max weight scaled", "|grad|", "|grad| scaled");
+    std::printf("   %6s %10s %15s %23s %23s %21s\n", "", "", "", "largest weight", "entropy / ln n", "|grad at scores|");
+    std::printf("   %6s %10s %15s %11s %11s %11s %11s %10s %10s\n", "d", "Var(q.k)", "Var(q.k/sqrt d)", "q.k",
+                "scaled", "q.k", "scaled", "q.k", "scaled");
+    const double ln_n = std::log(static_cast<double>(n_keys));
     for (const ScalingRow& row : rows)
-        std::printf("   %6d %12.1f %14.3f %18.3f %18.3f %16.2e %16.2e\n", row.d, row.score_variance,
-                    row.scaled_score_variance, row.max_weight, row.scaled_max_weight, row.gradient_norm,
-                    row.scaled_gradient_norm);
+        std::printf("   %6d %10.1f %15.3f %11.3f %11.3f %11.3f %11.3f %10.2e %10.2e\n", row.d, row.score_variance,
+                    row.scaled_score_variance, row.max_weight, row.scaled_max_weight, row.entropy / ln_n,
+                    row.scaled_entropy / ln_n, row.gradient_norm, row.scaled_gradient_norm);
 
     // ---- 4. Figures and the summary.
     std::cout << "\n4. Figures in " << out.string() << ":\n";
@@ -106,7 +110,8 @@ int run(int argc, char** argv) {
     summary.setting("task", "kernel regression and the sqrt(d) experiment");
     summary.setting("trials", static_cast<double>(settings.trials));
     // Ranges: seeds 42, 1 and 2 at the default and --quick settings (they agree). A missing
-    // 1/sqrt(d) or a kernel with the wrong sign falls outside them; the untrained width is 1.
+    // 1/sqrt(d) in 03.2 or a kernel with the wrong sign in 03.1 falls outside them; the
+    // untrained width is 1.
     metric("learned_width", "learned kernel width w", training.width, 2.0, 10.0);
     metric("learned_error_vs_truth", "learned kernel: mean squared error vs truth", learned_error, 0.0, 0.25);
     metric("average_error_vs_truth", "average pooling: mean squared error vs truth", average_error, 0.7, 1.1);

@@ -4,6 +4,7 @@
 #include "common/autodiff/ops.hpp"
 #include "tests/03_queries_keys_values/golden.hpp"
 #include "tests/support/check_allclose.hpp"
+#include "tests/support/property.hpp"
 
 #include <cmath>
 
@@ -19,29 +20,29 @@ attn::ch03::Attention<double> pool(const A& queries, const A& keys, const A& val
 }  // namespace
 
 TEST_CASE("03.1 gaussian_kernel_pooling" * doctest::test_suite("ch03")) {
-    SUBCASE("a case worked by hand: keys 0, 1, 2 seen from x = 0 with w = 2") {
+    PROPERTY("a case worked by hand: keys 0, 1, 2 seen from x = 0 with w = 2") {
         // scores -((0 - x_i) * 2)^2 / 2 = 0, -2, -8: the nearest key scores highest
         const auto result = pool(A{0.0}, A{0.0, 1.0, 2.0}, A{0.0, 1.0, 4.0}, 2.0, false);
         const double z = 1 + std::exp(-2.0) + std::exp(-8.0);
         const A weights = {{1 / z, std::exp(-2.0) / z, std::exp(-8.0) / z}};
         CHECK_ALLCLOSE(result.weights.value(), weights, 1e-14, 0.0);
         CHECK_ALLCLOSE(result.output.value(), A{(std::exp(-2.0) + 4 * std::exp(-8.0)) / z}, 1e-14, 0.0);
-    }
-    SUBCASE("the nearest key gets the most weight, and a larger w makes the kernel narrower") {
+    };
+    PROPERTY("the nearest key gets the most weight, and a larger w makes the kernel narrower") {
         const A keys = {0.0, 1.0, 2.0, 3.0}, values = {1.0, 2.0, 3.0, 4.0};
         const A wide = pool(A{1.2}, keys, values, 0.5, false).weights.value();
         const A narrow = pool(A{1.2}, keys, values, 3.0, false).weights.value();
         CHECK(xt::argmax(xt::view(wide, 0, xt::all()))() == 1);
         CHECK(narrow(0, 1) > wide(0, 1));
         CHECK(narrow(0, 3) < wide(0, 3));
-    }
-    SUBCASE("leave-one-out: each training point gives itself exactly zero weight") {
+    };
+    PROPERTY("leave-one-out: each training point gives itself exactly zero weight") {
         const A keys = golden03::load("nw_keys");
         const A weights = pool(keys, keys, golden03::load("nw_values"), 1.7, true).weights.value();
         for (std::size_t i = 0; i < keys.size(); ++i) CHECK(weights(i, i) == 0.0);
         CHECK_ALLCLOSE(xt::sum(weights, {1}), xt::ones<double>({keys.size()}), 1e-12, 1e-12);
-    }
-    SUBCASE("it matches PyTorch's weights, output and gradients (width included)") {
+    };
+    PROPERTY("it matches PyTorch's weights, output and gradients (width included)") {
         const Var<double> q = attn::parameter<double>(golden03::load("nw_queries"));
         const Var<double> k = attn::parameter<double>(golden03::load("nw_keys"));
         const Var<double> v = attn::parameter<double>(golden03::load("nw_values"));
@@ -54,8 +55,8 @@ TEST_CASE("03.1 gaussian_kernel_pooling" * doctest::test_suite("ch03")) {
         CHECK_ALLCLOSE(q.grad(), golden03::load("nw_dqueries"), 1e-10, 1e-12);
         CHECK_ALLCLOSE(k.grad(), golden03::load("nw_dkeys"), 1e-10, 1e-12);
         CHECK_ALLCLOSE(v.grad(), golden03::load("nw_dvalues"), 1e-10, 1e-12);
-    }
-    SUBCASE("leave-one-out matches PyTorch, and the width's gradient too") {
+    };
+    PROPERTY("leave-one-out matches PyTorch, and the width's gradient too") {
         const A keys = golden03::load("nw_keys");
         const Var<double> w = attn::parameter<double>(golden03::load("nw_width"));
         const auto result = attn::ch03::gaussian_kernel_pooling(attn::constant<double>(keys), attn::constant<double>(keys),
@@ -64,9 +65,9 @@ TEST_CASE("03.1 gaussian_kernel_pooling" * doctest::test_suite("ch03")) {
         CHECK_ALLCLOSE(result.output.value(), golden03::load("nw_loo_output"), 1e-12, 1e-14);
         attn::backward(result.output, golden03::load("nw_loo_doutput"));
         CHECK_ALLCLOSE(w.grad(), golden03::load("nw_loo_dwidth"), 1e-10, 1e-12);
-    }
-    SUBCASE("shapes that do not fit are refused") {
+    };
+    PROPERTY("shapes that do not fit are refused") {
         CHECK_THROWS_AS(pool(A{0.0}, A{0.0, 1.0}, A{0.0}, 1.0, false), std::invalid_argument);
         CHECK_THROWS_AS(pool(A{0.0}, A{0.0, 1.0}, A{0.0, 1.0}, 1.0, true), std::invalid_argument);
-    }
+    };
 }

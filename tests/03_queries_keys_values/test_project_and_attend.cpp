@@ -4,6 +4,7 @@
 #include "common/autodiff/ops.hpp"
 #include "tests/03_queries_keys_values/golden.hpp"
 #include "tests/support/check_allclose.hpp"
+#include "tests/support/property.hpp"
 
 #include <cmath>
 
@@ -33,7 +34,7 @@ struct GoldenLayer {
 }  // namespace
 
 TEST_CASE("03.5 project_and_attend" * doctest::test_suite("ch03")) {
-    SUBCASE("a case worked by hand: the queries are compared with W_k keys, the output is made of W_v values") {
+    PROPERTY("a case worked by hand: the queries are compared with W_k keys, the output is made of W_v values") {
         // d_k = d_v = 1: q' = 2 * 1 = 2, k' = 1 * [1, 0] = [1, 0], scores 2 / sqrt(1) = [2, 0];
         // v' = 3 * [1, 2] = [3, 6]; output = (3 e^2 + 6) / (e^2 + 1)
         attn::Rng rng(1);
@@ -47,8 +48,8 @@ TEST_CASE("03.5 project_and_attend" * doctest::test_suite("ch03")) {
         const double e2 = std::exp(2.0);
         CHECK_ALLCLOSE(result.weights.value(), golden03::t3({{{e2 / (e2 + 1), 1 / (e2 + 1)}}}), 1e-14, 0.0);
         CHECK_ALLCLOSE(result.output.value(), golden03::t3({{{(3 * e2 + 6) / (e2 + 1)}}}), 1e-14, 0.0);
-    }
-    SUBCASE("it matches PyTorch's output, weights and every gradient") {
+    };
+    PROPERTY("it matches PyTorch's output, weights and every gradient") {
         GoldenLayer golden;
         const Var<double> q = attn::parameter<double>(golden03::load("layer_queries"));
         const Var<double> k = attn::parameter<double>(golden03::load("layer_keys"));
@@ -63,12 +64,12 @@ TEST_CASE("03.5 project_and_attend" * doctest::test_suite("ch03")) {
         CHECK_ALLCLOSE(golden.layer.W_q.weight.grad(), golden03::load("layer_dW_q"), 1e-10, 1e-12);
         CHECK_ALLCLOSE(golden.layer.W_k.weight.grad(), golden03::load("layer_dW_k"), 1e-10, 1e-12);
         CHECK_ALLCLOSE(golden.layer.W_v.weight.grad(), golden03::load("layer_dW_v"), 1e-10, 1e-12);
-    }
-    SUBCASE("its parameters are named W_q, W_k, W_v and shaped (d_k, query), (d_k, key), (d_v, value)") {
+    };
+    PROPERTY("its parameters are named W_q, W_k, W_v and shaped (d_k, query), (d_k, key), (d_v, value)") {
         GoldenLayer golden;
         const auto named = golden.layer.named_parameters();
         REQUIRE(named.size() == 3);
         CHECK(named[0].first == "W_q.weight");
         CHECK(named[2].second.shape() == attn::Shape{2, 4});
-    }
+    };
 }

@@ -4,6 +4,7 @@
 #include "common/autodiff/ops.hpp"
 #include "tests/03_queries_keys_values/golden.hpp"
 #include "tests/support/check_allclose.hpp"
+#include "tests/support/property.hpp"
 #include "tests/support/gradcheck.hpp"
 
 #include <cmath>
@@ -31,7 +32,7 @@ TEST_CASE("03.2 scaled_dot_product_attention" * doctest::test_suite("ch03")) {
     const A queries = golden03::load("sdpa_queries"), keys = golden03::load("sdpa_keys");
     const A values = golden03::load("sdpa_values");
 
-    SUBCASE("a case worked by hand: q.k = 2 and 0 in d = 4, scaled by 1/sqrt(4), give softmax([1, 0])") {
+    PROPERTY("a case worked by hand: q.k = 2 and 0 in d = 4, scaled by 1/sqrt(4), give softmax([1, 0])") {
         // weights e / (e + 1) = 0.7311 and 1 / (e + 1) = 0.2689; values [1, 0] and [0, 1]
         const Var<double> q = attn::constant<double>(golden03::t3({{{2.0, 0.0, 0.0, 0.0}}}));
         const Var<double> k = attn::constant<double>(golden03::t3({{{1.0, 0.0, 0.0, 0.0}, {0.0, 0.0, 0.0, 0.0}}}));
@@ -41,8 +42,8 @@ TEST_CASE("03.2 scaled_dot_product_attention" * doctest::test_suite("ch03")) {
         const A expected = {{{e / (e + 1), 1 / (e + 1)}}};
         CHECK_ALLCLOSE(result.weights.value(), expected, 1e-14, 0.0);
         CHECK_ALLCLOSE(result.output.value(), expected, 1e-14, 0.0);
-    }
-    SUBCASE("each query's weights sum to 1 over the allowed keys; blocked keys get exactly 0") {
+    };
+    PROPERTY("each query's weights sum to 1 over the allowed keys; blocked keys get exactly 0") {
         const Mask blocked = golden_mask("batch");
         const A w = attn::ch03::scaled_dot_product_attention(attn::constant<double>(queries), attn::constant<double>(keys),
                                                              attn::constant<double>(values), blocked).weights.value();
@@ -56,15 +57,15 @@ TEST_CASE("03.2 scaled_dot_product_attention" * doctest::test_suite("ch03")) {
                 }
                 CHECK(total == doctest::Approx(1.0).epsilon(1e-12));
             }
-    }
-    SUBCASE("a query with every key blocked gets all-zero weights and a zero output, never NaN") {
+    };
+    PROPERTY("a query with every key blocked gets all-zero weights and a zero output, never NaN") {
         const auto result = attn::ch03::scaled_dot_product_attention(
             attn::constant<double>(queries), attn::constant<double>(keys), attn::constant<double>(values), golden_mask("query"));
         CHECK(xt::all(xt::isfinite(result.output.value())));
         CHECK(xt::amax(xt::abs(xt::view(result.weights.value(), 0, 2, xt::all())))() == 0.0);   // valid length 0
         CHECK(xt::amax(xt::abs(xt::view(result.output.value(), 0, 2, xt::all())))() == 0.0);
-    }
-    SUBCASE("permuting the keys and values together leaves the output unchanged") {
+    };
+    PROPERTY("permuting the keys and values together leaves the output unchanged") {
         const std::vector<std::size_t> order = {3, 0, 4, 1, 2};
         const A keys_p = xt::view(keys, xt::all(), xt::keep(order), xt::all());
         const A values_p = xt::view(values, xt::all(), xt::keep(order), xt::all());
@@ -73,8 +74,8 @@ TEST_CASE("03.2 scaled_dot_product_attention" * doctest::test_suite("ch03")) {
         const auto permuted = attn::ch03::scaled_dot_product_attention(
             attn::constant<double>(queries), attn::constant<double>(keys_p), attn::constant<double>(values_p));
         CHECK_ALLCLOSE(permuted.output.value(), plain.output.value(), 1e-12, 1e-14);
-    }
-    SUBCASE("the output is a convex combination of the values: inside their range") {
+    };
+    PROPERTY("the output is a convex combination of the values: inside their range") {
         const A out = attn::ch03::scaled_dot_product_attention(attn::constant<double>(queries), attn::constant<double>(keys),
                                                                attn::constant<double>(values)).output.value();
         for (std::size_t b = 0; b < 2; ++b)
@@ -86,17 +87,17 @@ TEST_CASE("03.2 scaled_dot_product_attention" * doctest::test_suite("ch03")) {
                     CHECK(out(b, i, c) <= hi + 1e-12);
                 }
             }
-    }
-    SUBCASE("blocked keys get zero gradient: what a query may not see cannot change its output") {
+    };
+    PROPERTY("blocked keys get zero gradient: what a query may not see cannot change its output") {
         const Var<double> k = attn::parameter<double>(keys), v = attn::parameter<double>(values);
         const auto result = attn::ch03::scaled_dot_product_attention(attn::constant<double>(queries), k, v, golden_mask("batch"));
         attn::backward(result.output, golden03::load("sdpa_doutput"));
         // batch entry 1 has valid length 2: keys 2, 3, 4 are padding
         CHECK(xt::amax(xt::abs(xt::view(k.grad(), 1, xt::range(2, 5), xt::all())))() == 0.0);
         CHECK(xt::amax(xt::abs(xt::view(v.grad(), 1, xt::range(2, 5), xt::all())))() == 0.0);
-    }
+    };
     for (const std::string name : {"none", "batch", "query"}) {
-        SUBCASE(("it matches PyTorch's output, weights and gradients, mask: " + name).c_str()) {
+        PROPERTY(("it matches PyTorch's output, weights and gradients, mask: " + name).c_str()) {
             const Var<double> q = attn::parameter<double>(queries), k = attn::parameter<double>(keys);
             const Var<double> v = attn::parameter<double>(values);
             const Mask blocked = name == "none" ? attn::ch03::no_mask() : golden_mask(name);
@@ -107,9 +108,9 @@ TEST_CASE("03.2 scaled_dot_product_attention" * doctest::test_suite("ch03")) {
             CHECK_ALLCLOSE(q.grad(), golden03::load("sdpa_" + name + "_dqueries"), 1e-10, 1e-12);
             CHECK_ALLCLOSE(k.grad(), golden03::load("sdpa_" + name + "_dkeys"), 1e-10, 1e-12);
             CHECK_ALLCLOSE(v.grad(), golden03::load("sdpa_" + name + "_dvalues"), 1e-10, 1e-12);
-        }
+        };
     }
-    SUBCASE("causal self-attention matches PyTorch (queries and keys are the same tensor)") {
+    PROPERTY("causal self-attention matches PyTorch (queries and keys are the same tensor)") {
         const Var<double> x = attn::parameter<double>(golden03::load("causal_x"));
         const Var<double> v = attn::parameter<double>(golden03::load("causal_values"));
         Mask causal = xt::zeros<bool>({std::size_t{2}, std::size_t{4}, std::size_t{4}});
@@ -122,8 +123,8 @@ TEST_CASE("03.2 scaled_dot_product_attention" * doctest::test_suite("ch03")) {
         attn::backward(result.output, golden03::load("causal_doutput"));
         CHECK_ALLCLOSE(x.grad(), golden03::load("causal_dx"), 1e-10, 1e-12);
         CHECK_ALLCLOSE(v.grad(), golden03::load("causal_dvalues"), 1e-10, 1e-12);
-    }
-    SUBCASE("its gradients match central differences (with a mask)") {
+    };
+    PROPERTY("its gradients match central differences (with a mask)") {
         const Mask blocked = golden_mask("batch");
         const support::GradcheckResult check = support::gradcheck(
             [&](const std::vector<Var<double>>& in) {
@@ -131,12 +132,12 @@ TEST_CASE("03.2 scaled_dot_product_attention" * doctest::test_suite("ch03")) {
             },
             {queries, keys, values});
         CHECK_MESSAGE(check.worst_error < 1e-7, check.report);
-    }
-    SUBCASE("shapes that do not fit are refused") {
+    };
+    PROPERTY("shapes that do not fit are refused") {
         const Var<double> q = attn::constant<double>(queries), k = attn::constant<double>(keys);
         const Var<double> v = attn::constant<double>(values);
         CHECK_THROWS_AS(attn::ch03::scaled_dot_product_attention(q, v, v), std::invalid_argument);   // d differs
         CHECK_THROWS_AS(attn::ch03::scaled_dot_product_attention(q, k, k, Mask(xt::zeros<bool>({2, 3, 4}))),
                         std::invalid_argument);
-    }
+    };
 }
