@@ -23,10 +23,8 @@ std::runtime_error line_error(const std::filesystem::path& path, std::size_t lin
 }
 
 std::string read_whole_file(const std::filesystem::path& path) {
-    std::error_code error;
-    if (!std::filesystem::exists(path, error)) throw file_error(path, "cannot open the file: it does not exist");
-    if (std::filesystem::is_directory(path, error)) throw file_error(path, "cannot open the file: it is a folder");
-    std::string text = attn::read_text(path);   // "path: cannot open the file for reading"
+    // "path: cannot open the file: it does not exist" (or: it is a folder, not a regular file)
+    std::string text = attn::read_text(path);
     if (text.rfind("\xEF\xBB\xBF", 0) == 0) text.erase(0, 3);   // byte-order mark (Windows editors)
     return text;
 }
