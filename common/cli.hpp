@@ -28,7 +28,9 @@ public:
 
     // Each call binds a flag to a variable; its current value is the default shown in --help.
     void flag(const std::string& name, bool* target, const std::string& help);
-    void option(const std::string& name, int* target, const std::string& help, int min_value = INT32_MIN);
+    // An integer outside [min_value, max_value] is refused with a message that gives the bound.
+    void option(const std::string& name, int* target, const std::string& help, int min_value = INT32_MIN,
+                int max_value = INT32_MAX);
     void option(const std::string& name, std::uint64_t* target, const std::string& help);
     void option(const std::string& name, double* target, const std::string& help);
     // value_name is what --help shows after the flag: FILE, DIR, SENTENCE, ...
@@ -68,6 +70,9 @@ struct RunSettings {
     std::string out;                 // output folder; empty = out/NN_topic (out/mine/NN_topic for --mine)
     std::string variant = "reference";   // "reference" or "mine"
 };
+
+// The most --steps a run accepts: ten million steps are days of training on a laptop.
+constexpr int max_steps = 10'000'000;
 
 // Binds --quick, --steps, --seed and --out. `chapter_dir` is e.g. "00_foundations".
 void add_standard_flags(CommandLine& cli, RunSettings& settings, const std::string& chapter_dir);
