@@ -62,6 +62,20 @@ TEST_CASE("cli: mistakes are usage errors that carry the usage line" * doctest::
     }
 }
 
+TEST_CASE("cli: a number out of range names the range, even one too large to read" * doctest::test_suite("common")) {
+    CHECK_THROWS_WITH_AS(parse({"--steps", "99999999999"}), "--steps must be between 1 and 10000000, got 99999999999",
+                         attn::UsageError);
+    CHECK_THROWS_WITH_AS(parse({"--steps", "99999999999999999999999"}),
+                         "--steps is too large: it must be between 1 and 10000000, got 99999999999999999999999", attn::UsageError);
+    CHECK_THROWS_WITH_AS(parse({"--steps", "0"}), "--steps must be between 1 and 10000000, got 0", attn::UsageError);
+    CHECK(parse({"--steps", "10000000"}).run.steps == attn::max_steps);
+    int size = 8;
+    attn::CommandLine cli("ch99", "a test program");
+    cli.option("size", &size, "a size", 1);
+    const char* args[] = {"ch99", "--size", "3000000000"};
+    CHECK_THROWS_WITH_AS(cli.parse(3, args), "--size must be at least 1 and at most 2147483647, got 3000000000", attn::UsageError);
+}
+
 TEST_CASE("cli: --help stops before running" * doctest::test_suite("common")) {
     CHECK_FALSE(parse({"--help"}).ok);
 }
