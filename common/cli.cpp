@@ -1,6 +1,7 @@
 // Command-line flags (see cli.hpp). Introduced in chapter 00.
 #include "common/cli.hpp"
 
+#include "common/files.hpp"
 #include "common/runtime.hpp"
 #include "common/tensor.hpp"
 
@@ -181,6 +182,11 @@ void finish_standard_flags(const CommandLine& cli, RunSettings& settings, const 
     settings.variant = mine ? "mine" : "reference";
     if (settings.out.empty()) settings.out = mine ? "out/mine/" + chapter_dir : "out/" + chapter_dir;
     if (!cli.given("steps")) settings.steps = settings.quick ? quick_steps : default_steps;
+    try {
+        check_writable_folder(settings.out, "--out");   // now, not after minutes of training
+    } catch (const std::runtime_error& error) {
+        throw InputError(error.what());
+    }
 }
 
 int run_program(const std::string& program, const std::function<int()>& body) {

@@ -79,7 +79,8 @@ void add_standard_flags(CommandLine& cli, RunSettings& settings, const std::stri
 
 // Fills in what depends on other flags: the variant (from the program name: ch00_mine is
 // the learner's build), the default output folder, and steps = quick_steps or
-// default_steps unless --steps was given.
+// default_steps unless --steps was given. Throws InputError if the output folder cannot be
+// written (it is a file, or a folder we may not write in), before any work is done.
 void finish_standard_flags(const CommandLine& cli, RunSettings& settings, const std::string& chapter_dir,
                            int default_steps, int quick_steps);
 

@@ -62,7 +62,6 @@ void check_before_training(const CommandLine& cli, const AppSettings& settings) 
             throw refuse("--translate: the sentence is blank; give the words to translate");
     }
     try {
-        check_writable_folder(settings.run.out, "--out");
         if (!settings.save.empty()) {
             check_checkpoint_target(settings.save, "--save");
             std::error_code error;

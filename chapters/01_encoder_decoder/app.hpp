@@ -33,8 +33,9 @@ void add_seq2seq_flags(CommandLine& cli, AppSettings& settings, const std::strin
 // outputs included (check_before_training), so that nothing fails after training.
 void finish_seq2seq_flags(const CommandLine& cli, AppSettings& settings, const std::string& chapter_dir);
 // Refuses, before any work, flags that would be ignored (--swap or --level without --data,
-// --task with it), a blank --translate, an --out that cannot be written, and a --save that
-// is not a new folder, an empty one or a checkpoint: UsageError or InputError, exit code 2.
+// --task with it), a blank --translate, a corpus that is not a regular file, and a --save
+// that is not a new folder, an empty one or a checkpoint (or is --out): UsageError or
+// InputError, exit code 2. (--out itself is checked by finish_standard_flags.)
 void check_before_training(const CommandLine& cli, const AppSettings& settings);
 
 ModelSizes model_sizes(const AppSettings& settings, const Task& task);

@@ -3,6 +3,9 @@
 
 #include <doctest/doctest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
 #include <vector>
 
 namespace {
@@ -74,6 +77,17 @@ TEST_CASE("cli: a number out of range names the range, even one too large to rea
     cli.option("size", &size, "a size", 1);
     const char* args[] = {"ch99", "--size", "3000000000"};
     CHECK_THROWS_WITH_AS(cli.parse(3, args), "--size must be at least 1 and at most 2147483647, got 3000000000", attn::UsageError);
+}
+
+TEST_CASE("cli: an output folder that cannot be written is refused before any work" * doctest::test_suite("common")) {
+    const std::filesystem::path file = std::filesystem::temp_directory_path() / ("attn_cli_out." + std::to_string(::getpid()));
+    std::ofstream(file) << "not a folder\n";
+    const std::string out = file.string(), below = (file / "sub").string();
+    CHECK_THROWS_WITH_AS(parse({"--out", out.c_str()}), ("--out " + out + ": it is a file, not a folder; name a folder").c_str(),
+                         attn::InputError);
+    CHECK_THROWS_WITH_AS(parse({"--out", below.c_str()}), doctest::Contains("is a file, not a folder"), attn::InputError);
+    std::filesystem::remove(file);
+    CHECK(parse({"--out", below.c_str()}).run.out == below);   // a folder that does not exist yet is fine
 }
 
 TEST_CASE("cli: --help stops before running" * doctest::test_suite("common")) {

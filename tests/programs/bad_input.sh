@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Whole-program behaviour of the seq2seq chapters (01, 02) on bad input: each mistake must
+# Whole-program behaviour of the chapter programs (mostly the seq2seq ones, 01 and 02) on bad input: each mistake must
 # give a one-line message naming the problem and exit code 2 before any training, and leave
 # nothing written. Also: tiny corpora train instead of crashing, a save never replaces what
 # is not a checkpoint, and the leftovers of a killed save are cleaned by the next one.
 # (Killing a save at each of its steps is tested in tests/common/test_nn.cpp.)
 #
-# usage: tests/programs/bad_input.sh [BIN_DIR]     BIN_DIR holds ch01 and ch02 (default: build/bin)
+# usage: tests/programs/bad_input.sh [BIN_DIR]     BIN_DIR holds ch00, ch01 and ch02 (default: build/bin)
 # Runs in a temporary folder in about 15 seconds; prints "N passed, N failed"; exits 1 on a failure.
 set -u
 bin=$(cd "${1:-build/bin}" && pwd) || exit 1
@@ -65,6 +65,8 @@ for ch in ch01 ch02; do
     refused "$ch --save = --out" "the same folder as --out" $ch --quick --out o --save o
     refused "$ch blank --translate" "--translate: the sentence is blank" $ch --quick --out o --translate "   "
 done
+refused "ch00 --out FILE" "--out a_file: it is a file, not a folder" ch00 --quick --out a_file
+refused "ch00 --points too large" "--points must be between 10 and 100000" ch00 --points 100000000
 refused "--steps too large" "--steps must be between 1 and 10000000, got 99999999999" ch01 --steps 99999999999
 refused "--hidden too large" "--hidden must be between 1 and 2048" ch01 --hidden 100000000
 refused "--batch 0" "--batch must be between 1 and 8192" ch01 --batch 0
