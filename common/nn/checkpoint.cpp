@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
+#include <limits>
 #include <sstream>
 #include <stdexcept>
 #include <unistd.h>
@@ -94,9 +95,12 @@ bool is_temporary_of(const fs::path& candidate, const fs::path& dir, pid_t& pid)
     const std::string name = candidate.filename().string(), base = dir.filename().string();
     for (const std::string tag : {".writing", ".old"}) {
         const std::string prefix = base + tag;
-        if (name.size() > prefix.size() && name.compare(0, prefix.size(), prefix) == 0 &&
+        const std::size_t digits = name.size() - std::min(name.size(), prefix.size());
+        if (digits >= 1 && digits <= 10 && name.compare(0, prefix.size(), prefix) == 0 &&
             name.find_first_not_of("0123456789", prefix.size()) == std::string::npos) {
-            pid = static_cast<pid_t>(std::stol(name.substr(prefix.size())));
+            const long long value = std::stoll(name.substr(prefix.size()));   // at most 10 digits: fits
+            if (value > std::numeric_limits<pid_t>::max()) return false;
+            pid = static_cast<pid_t>(value);
             return true;
         }
     }
