@@ -122,7 +122,7 @@ void check_and_load(Seq2SeqModel<T>& model, const Task& task, const std::string&
                                  "); run with the same --task, --embedding and --hidden");
     if (data::Vocab::load(folder / "source_vocab.txt").tokens() != task.source_vocab.tokens() ||
         data::Vocab::load(folder / "target_vocab.txt").tokens() != task.target_vocab.tokens())
-        throw std::runtime_error(dir + ": its vocabularies differ from this task's (another --seed or --data?)");
+        throw std::runtime_error(dir + ": its vocabularies differ from this task's (another --seed, --data or --level?)");
     load_checkpoint(model, folder);
 }
 }  // namespace
