@@ -45,6 +45,19 @@ void finish_seq2seq_flags(const CommandLine& cli, AppSettings& settings, const s
     check_before_training(cli, settings);
 }
 
+namespace {
+// True when `path` is `folder` or lies inside it (after resolving "..", links and the like).
+bool is_inside(const std::filesystem::path& path, const std::filesystem::path& folder) {
+    std::error_code error;
+    const std::filesystem::path inner = std::filesystem::weakly_canonical(path, error);
+    const std::filesystem::path outer = std::filesystem::weakly_canonical(folder, error);
+    auto a = inner.begin(), b = outer.begin();
+    for (; a != inner.end() && b != outer.end(); ++a, ++b)
+        if (*a != *b) return *b == "" && std::next(b) == outer.end();   // "ck/" ends in an empty part
+    return b == outer.end() || (*b == "" && std::next(b) == outer.end());
+}
+}  // namespace
+
 void check_before_training(const CommandLine& cli, const AppSettings& settings) {
     const auto refuse = [&](const std::string& what) { return UsageError(what, cli.usage()); };
     if (settings.data.empty()) {
@@ -64,9 +77,9 @@ void check_before_training(const CommandLine& cli, const AppSettings& settings) 
     try {
         if (!settings.save.empty()) {
             check_checkpoint_target(settings.save, "--save");
-            std::error_code error;
-            if (std::filesystem::weakly_canonical(settings.save, error) == std::filesystem::weakly_canonical(settings.run.out, error))
-                throw std::runtime_error("--save " + settings.save + ": the same folder as --out; give the checkpoint its own folder");
+            if (is_inside(settings.run.out, settings.save))   // the figures would make it a folder that is not a checkpoint
+                throw std::runtime_error("--save " + settings.save + ": --out " + settings.run.out +
+                                         " is that folder or inside it; give the checkpoint a folder of its own");
         }
         if (!settings.data.empty()) require_regular_file(settings.data, "the corpus");
     } catch (const UsageError&) {

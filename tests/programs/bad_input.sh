@@ -62,7 +62,8 @@ for ch in ch01 ch02; do
     refused "$ch --save ." "not '.' or '..'" $ch --quick --out o --save .
     refused "$ch --save FOLDER" "--save exercises: the folder exists and is not a checkpoint" $ch --quick --out o --save exercises
     refused "$ch --save FILE" "--save a_file: it is a file, not a checkpoint folder" $ch --quick --out o --save a_file
-    refused "$ch --save = --out" "the same folder as --out" $ch --quick --out o --save o
+    refused "$ch --save = --out" "--out o is that folder or inside it" $ch --quick --out o --save o/
+    refused "$ch --out inside --save" "--out o/figures is that folder or inside it" $ch --quick --out o/figures --save o
     refused "$ch blank --translate" "--translate: the sentence is blank" $ch --quick --out o --translate "   "
 done
 refused "ch00 --out FILE" "--out a_file: it is a file, not a folder" ch00 --quick --out a_file
