@@ -12,6 +12,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <limits>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 #include <unistd.h>
@@ -233,7 +234,12 @@ void load_checkpoint(Module<T>& model, const fs::path& dir) {
     std::map<std::string, Array<T>> loaded;
     std::map<std::string, Var<T>> wanted;
     for (const auto& [name, var] : model.named_parameters()) wanted.emplace(name, var);
+    std::set<std::string> listed;
     for (const ManifestEntry& entry : entries) {
+        if (!listed.insert(entry.name).second) {
+            problems.push_back(entry.name + " is listed twice in manifest.tsv");
+            continue;
+        }
         const auto found = wanted.find(entry.name);
         if (found == wanted.end()) {
             problems.push_back("unexpected " + entry.name);

@@ -283,6 +283,10 @@ TEST_CASE("nn: hostile or damaged checkpoints are refused with one line" * docte
         with_manifest("\thead.weight.npy", "\t../head.weight.npy");
         refused("'../head.weight.npy' is not a plain file name");
     }
+    SUBCASE("a parameter listed twice") {
+        attn::write_text_atomically(dir / "manifest.tsv", manifest + "head.weight\t2,3\tfloat64\tencoder.proj.weight.npy\n");
+        refused("head.weight is listed twice in manifest.tsv");
+    }
     SUBCASE("a symbolic link") {
         std::filesystem::rename(dir / "head.weight.npy", dir.string() + "_head.npy");
         std::filesystem::create_symlink(dir.string() + "_head.npy", dir / "head.weight.npy");
