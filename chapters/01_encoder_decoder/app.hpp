@@ -34,7 +34,7 @@ void add_seq2seq_flags(CommandLine& cli, AppSettings& settings, const std::strin
 void finish_seq2seq_flags(const CommandLine& cli, AppSettings& settings, const std::string& chapter_dir);
 // Refuses, before any work, flags that would be ignored (--swap or --level without --data,
 // --task with it), a blank --translate, a corpus that is not a regular file, and a --save
-// that is not a new folder, an empty one or a checkpoint (or is --out): UsageError or
+// that is not a new folder, an empty one or a checkpoint (or that holds --out): UsageError or
 // InputError, exit code 2. (--out itself is checked by finish_standard_flags.)
 void check_before_training(const CommandLine& cli, const AppSettings& settings);
 
