@@ -1,6 +1,7 @@
 // Command-line flags (see cli.hpp). Introduced in chapter 00.
 #include "common/cli.hpp"
 
+#include "common/files.hpp"
 #include "common/runtime.hpp"
 #include "common/tensor.hpp"
 
@@ -21,12 +22,26 @@ std::string format_double(double value) {
     return text.str();
 }
 
-long long parse_integer(const std::string& flag, const std::string& text) {
+// "at least 1", "at most 9", "between 1 and 4096", or "" when any int is allowed.
+std::string bounds_text(long long low, long long high) {
+    const bool has_low = low > INT32_MIN, has_high = high < INT32_MAX;
+    if (has_low && has_high) return "between " + std::to_string(low) + " and " + std::to_string(high);
+    if (has_low) return "at least " + std::to_string(low) + " and at most " + std::to_string(high);
+    if (has_high) return "at most " + std::to_string(high);
+    return "between " + std::to_string(low) + " and " + std::to_string(high);
+}
+
+// `bounds` says what range is allowed, for the message about a number too large to read.
+long long parse_integer(const std::string& flag, const std::string& text,
+                        const std::function<std::string()>& bounds = {}) {
     char* end = nullptr;
     errno = 0;
     const long long value = std::strtoll(text.c_str(), &end, 10);
-    if (text.empty() || *end != '\0' || errno == ERANGE)
+    if (text.empty() || *end != '\0')
         throw UsageError("--" + flag + " expects a whole number, got '" + text + "'");
+    if (errno == ERANGE)
+        throw UsageError("--" + flag + " is too large" + (bounds ? ": it must be " + bounds() : std::string()) +
+                         ", got " + text);
     return value;
 }
 
@@ -53,11 +68,11 @@ void CommandLine::flag(const std::string& name, bool* target, const std::string&
     entry.set = [target](const std::string&) { *target = true; };
 }
 
-void CommandLine::option(const std::string& name, int* target, const std::string& help, int min_value) {
+void CommandLine::option(const std::string& name, int* target, const std::string& help, int min_value, int max_value) {
     add(name, help, "N", std::to_string(*target)).set = [=](const std::string& text) {
-        const long long value = parse_integer(name, text);
-        if (value < min_value || value > INT_MAX)
-            throw UsageError("--" + name + " must be at least " + std::to_string(min_value) + ", got " + text);
+        const long long value = parse_integer(name, text, [&] { return bounds_text(min_value, max_value); });
+        if (value < min_value || value > max_value)
+            throw UsageError("--" + name + " must be " + bounds_text(min_value, max_value) + ", got " + text);
         *target = static_cast<int>(value);
     };
 }
@@ -155,7 +170,7 @@ std::string CommandLine::help() const {
 
 void add_standard_flags(CommandLine& cli, RunSettings& settings, const std::string& chapter_dir) {
     cli.flag("quick", &settings.quick, "small, fast settings (what CI and `course demo` run)");
-    cli.option("steps", &settings.steps, "training steps (default: the chapter's, smaller with --quick)", 1);
+    cli.option("steps", &settings.steps, "training steps (default: the chapter's, smaller with --quick)", 1, max_steps);
     cli.option("seed", &settings.seed, "random seed: the same seed gives the same run");
     cli.option("out", &settings.out, "folder for plots and summary.json (default: out/" + chapter_dir + ")", "DIR");
 }
@@ -167,6 +182,11 @@ void finish_standard_flags(const CommandLine& cli, RunSettings& settings, const 
     settings.variant = mine ? "mine" : "reference";
     if (settings.out.empty()) settings.out = mine ? "out/mine/" + chapter_dir : "out/" + chapter_dir;
     if (!cli.given("steps")) settings.steps = settings.quick ? quick_steps : default_steps;
+    try {
+        check_writable_folder(settings.out, "--out");   // now, not after minutes of training
+    } catch (const std::runtime_error& error) {
+        throw InputError(error.what());
+    }
 }
 
 int run_program(const std::string& program, const std::function<int()>& body) {

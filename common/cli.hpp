@@ -28,7 +28,9 @@ public:
 
     // Each call binds a flag to a variable; its current value is the default shown in --help.
     void flag(const std::string& name, bool* target, const std::string& help);
-    void option(const std::string& name, int* target, const std::string& help, int min_value = INT32_MIN);
+    // An integer outside [min_value, max_value] is refused with a message that gives the bound.
+    void option(const std::string& name, int* target, const std::string& help, int min_value = INT32_MIN,
+                int max_value = INT32_MAX);
     void option(const std::string& name, std::uint64_t* target, const std::string& help);
     void option(const std::string& name, double* target, const std::string& help);
     // value_name is what --help shows after the flag: FILE, DIR, SENTENCE, ...
@@ -69,12 +71,16 @@ struct RunSettings {
     std::string variant = "reference";   // "reference" or "mine"
 };
 
+// The most --steps a run accepts: ten million steps are days of training on a laptop.
+constexpr int max_steps = 10'000'000;
+
 // Binds --quick, --steps, --seed and --out. `chapter_dir` is e.g. "00_foundations".
 void add_standard_flags(CommandLine& cli, RunSettings& settings, const std::string& chapter_dir);
 
 // Fills in what depends on other flags: the variant (from the program name: ch00_mine is
 // the learner's build), the default output folder, and steps = quick_steps or
-// default_steps unless --steps was given.
+// default_steps unless --steps was given. Throws InputError if the output folder cannot be
+// written (it is a file, or a folder we may not write in), before any work is done.
 void finish_standard_flags(const CommandLine& cli, RunSettings& settings, const std::string& chapter_dir,
                            int default_steps, int quick_steps);
 

@@ -1,19 +1,35 @@
-// Writing results safely: a file is written under a temporary name and renamed into place,
-// so a crash or a full disk never leaves a half-written file behind. Introduced in chapter 00.
+// Writing results safely: a file is written under a temporary name, flushed to the disk and
+// renamed into place, so a crash, a kill or a full disk never leaves a half-written file
+// behind. Reading accepts regular files only, so a FIFO or a device named by mistake gives
+// a one-line error instead of a hang. Introduced in chapter 00.
 #pragma once
 #include <filesystem>
 #include <string>
 
 namespace attn {
 
-// Writes `contents` to `path` atomically (temp file in the same folder, then rename).
+// Writes `contents` to `path` atomically (temp file in the same folder, fsync, then rename).
 // Creates the parent folder. Throws std::runtime_error naming the file on failure.
 void write_text_atomically(const std::filesystem::path& path, const std::string& contents);
 
 // Creates `dir` (and parents) if needed; throws std::runtime_error naming it on failure.
 void ensure_directory(const std::filesystem::path& dir);
 
-// Reads a whole text file; throws std::runtime_error naming the file if it cannot.
+// Reads a whole regular file; throws std::runtime_error naming the file if it is missing, is
+// not a regular file (a folder, a FIFO, a device) or cannot be read.
 std::string read_text(const std::filesystem::path& path);
+
+// Throws std::runtime_error "PATH: what is wrong" unless `path` is an existing regular file
+// (symbolic links are followed). `what` names the file in the message ("the corpus").
+void require_regular_file(const std::filesystem::path& path, const std::string& what = "the file");
+
+// Checks, before any work is done, that a folder can be created or written at `dir`: it is an
+// existing folder, or its nearest existing ancestor is a folder, and we may write there.
+// Throws std::runtime_error "FLAG DIR: what is wrong" otherwise; creates nothing.
+void check_writable_folder(const std::filesystem::path& dir, const std::string& flag);
+
+// Flushes a file's or a folder's contents to the disk (fsync), so that a rename that follows
+// cannot reach the disk before the data it names. Throws std::runtime_error on failure.
+void sync_to_disk(const std::filesystem::path& path);
 
 }  // namespace attn

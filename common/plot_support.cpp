@@ -195,23 +195,33 @@ bool non_empty_file(const fs::path& path) {
     return fs::is_regular_file(path, error) && fs::file_size(path, error) > 0 && !error;
 }
 
-std::pair<bool, std::string> run_gnuplot(const fs::path& where, const std::string& name) {
-    static std::atomic<unsigned> counter{0};
+std::pair<bool, std::string> run_gnuplot(const fs::path& where, const std::string& script) {
     std::error_code error;
     fs::path temp = fs::temp_directory_path(error);
     if (error) temp = "/tmp";
-    const fs::path log = temp / ("attn_plot_" + std::to_string(::getpid()) + "_" +
-                                 std::to_string(counter++) + ".log");
+    // mkstemp: a name no other user can guess and plant a link at.
+    std::string log = (temp / "attn_plot_XXXXXX").string();
+    const int fd = ::mkstemp(log.data());
+    if (fd < 0) log = "/dev/null";
+    else ::close(fd);
     const std::string command = "cd " + shell_quote(where.string()) + " && gnuplot " +
-                                shell_quote(name + ".gp") + " </dev/null >/dev/null 2>" +
-                                shell_quote(log.string());
+                                shell_quote(script) + " </dev/null >/dev/null 2>" + shell_quote(log);
     const int status = std::system(command.c_str());
     std::string errors;
-    try { errors = read_text(log); } catch (const std::runtime_error&) {}
-    fs::remove(log, error);
+    if (fd >= 0) {
+        try { errors = read_text(log); } catch (const std::runtime_error&) {}
+        fs::remove(log, error);
+    }
     const bool ok = status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0;
     return {ok, errors};
 }
+
+namespace {
+void replace_all(std::string& text, const std::string& from, const std::string& to) {
+    for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
+        text.replace(at, from.size(), to);
+}
+}  // namespace
 
 Files write_and_render(const fs::path& dir, const std::string& name, const std::string& script) {
     const fs::path where = dir.empty() ? fs::path(".") : dir;
@@ -222,11 +232,29 @@ Files write_and_render(const fs::path& dir, const std::string& name, const std::
                      ".gp` in " + where.string();
         return files;
     }
+    // gnuplot writes to names of this render's own, renamed into place when complete: two
+    // runs writing one folder never check (or show) each other's half-written figures.
+    static std::atomic<unsigned> renders{0};
+    const std::string own = name + ".render" + std::to_string(::getpid()) + "_" + std::to_string(renders++);
+    const fs::path own_svg = where / (own + ".svg"), own_png = where / (own + ".png");
+    std::string own_script = script;
+    replace_all(own_script, "set output " + gp_quote(name + ".svg"), "set output " + gp_quote(own + ".svg"));
+    replace_all(own_script, "set output " + gp_quote(name + ".png"), "set output " + gp_quote(own + ".png"));
+    write_text_atomically(where / (own + ".gp"), own_script);
+    auto [ok, errors] = run_gnuplot(where, own + ".gp");
+    replace_all(errors, own + ".gp", name + ".gp");
     std::error_code error;
-    fs::remove(files.svg, error);
-    fs::remove(files.png, error);
-    const auto [ok, errors] = run_gnuplot(where, name);
-    files.rendered = ok && non_empty_file(files.svg) && non_empty_file(files.png);
+    files.rendered = ok && non_empty_file(own_svg) && non_empty_file(own_png);
+    if (files.rendered) {
+        fs::rename(own_svg, files.svg, error);
+        if (!error) fs::rename(own_png, files.png, error);
+        files.rendered = !error;
+    }
+    if (!files.rendered) {   // a failed render never leaves last run's figure looking current
+        fs::remove(files.svg, error);
+        fs::remove(files.png, error);
+    }
+    for (const fs::path& own_file : {own_svg, own_png, where / (own + ".gp")}) fs::remove(own_file, error);
     if (!ok) files.note = "gnuplot failed on " + files.script.string() + ": " + first_error_line(errors);
     else if (!files.rendered) files.note = "gnuplot ran but did not write " + files.png.string();
     return files;

@@ -110,11 +110,13 @@ std::string first_error_line(const std::string& errors);
 
 bool non_empty_file(const fs::path& path);
 
-// Runs `gnuplot NAME.gp` inside `where`, its stderr captured in a temporary file.
-std::pair<bool, std::string> run_gnuplot(const fs::path& where, const std::string& name);
+// Runs `gnuplot SCRIPT` inside `where`, its stderr captured in a temporary file (mkstemp).
+std::pair<bool, std::string> run_gnuplot(const fs::path& where, const std::string& script);
 
-// Writes the script, then renders it when gnuplot is there. Old SVG/PNG files are removed
-// first, so a failed render never leaves last run's figure looking current.
+// Writes the script, then renders it when gnuplot is there: under names of this render's
+// own, renamed into place once complete, so two runs writing one folder do not see each
+// other's half-written figures. A failed render removes the old SVG/PNG, so it never leaves
+// last run's figure looking current.
 Files write_and_render(const fs::path& dir, const std::string& name, const std::string& script);
 
 void check_heatmap(const char* function, const Heatmap& plot);

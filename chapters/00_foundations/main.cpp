@@ -46,7 +46,7 @@ int run(int argc, char** argv) {
                     "softmax, its gradient, and a classifier trained with a gradient derived by hand");
     add_standard_flags(cli, settings.run, chapter_dir);
     cli.option("lr", &settings.learning_rate, "gradient-descent learning rate");
-    cli.option("points", &settings.points_per_class, "training points per class", 10);
+    cli.option("points", &settings.points_per_class, "training points per class", 10, 100000);
     if (!cli.parse(argc, argv)) return 0;
     finish_standard_flags(cli, settings.run, chapter_dir, /*default_steps=*/300, /*quick_steps=*/100);
     if (!(settings.learning_rate > 0)) throw UsageError("--lr must be positive", cli.usage());

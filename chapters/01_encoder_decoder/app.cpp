@@ -12,7 +12,7 @@
 #include <iostream>
 #include <sstream>
 #include <map>
-#include <unistd.h>
+#include <optional>
 
 namespace attn::ch01 {
 
@@ -21,13 +21,15 @@ void add_seq2seq_flags(CommandLine& cli, AppSettings& settings, const std::strin
     cli.option("task", &settings.task, "translation (toy French->English, word level) or dates (character level)", "TASK");
     cli.option("data", &settings.data, "train on your own corpus: a TSV file of source<TAB>target lines", "FILE");
     cli.flag("swap", &settings.swap, "with --data: the file has target<TAB>source (as Anki's fra.txt)");
+    cli.option("level", &settings.level, "with --data: tokens are words (the default) or characters", "word|char");
     cli.option("save", &settings.save, "save the trained model (a checkpoint folder)", "DIR");
     cli.option("load", &settings.load, "load a saved model instead of training", "DIR");
     cli.option("translate", &settings.translate, "translate this sentence with the (trained or loaded) model", "SENTENCE");
-    cli.option("embedding", &settings.embedding, "embedding size (default: 64 for words, 32 for characters)", 0);
-    cli.option("hidden", &settings.hidden, "GRU hidden size", 1);
+    // The upper bounds keep a typo from ending in std::bad_alloc after minutes of work.
+    cli.option("embedding", &settings.embedding, "embedding size (default: 64 for words, 32 for characters)", 0, 2048);
+    cli.option("hidden", &settings.hidden, "GRU hidden size", 1, 2048);
     cli.option("lr", &settings.lr, "Adam learning rate");
-    cli.option("batch", &settings.batch, "sentences per batch", 1);
+    cli.option("batch", &settings.batch, "sentences per batch", 1, 8192);
 }
 
 void finish_seq2seq_flags(const CommandLine& cli, AppSettings& settings, const std::string& chapter_dir) {
@@ -40,6 +42,51 @@ void finish_seq2seq_flags(const CommandLine& cli, AppSettings& settings, const s
     settings.measured_defaults = settings.data.empty() && settings.load.empty();
     for (const char* flag : {"steps", "embedding", "hidden", "lr", "batch"})
         settings.measured_defaults = settings.measured_defaults && !cli.given(flag);
+    check_before_training(cli, settings);
+}
+
+namespace {
+// True when `path` is `folder` or lies inside it (after resolving "..", links and the like).
+bool is_inside(const std::filesystem::path& path, const std::filesystem::path& folder) {
+    std::error_code error;
+    const std::filesystem::path inner = std::filesystem::weakly_canonical(path, error);
+    const std::filesystem::path outer = std::filesystem::weakly_canonical(folder, error);
+    auto a = inner.begin(), b = outer.begin();
+    for (; a != inner.end() && b != outer.end(); ++a, ++b)
+        if (*a != *b) return *b == "" && std::next(b) == outer.end();   // "ck/" ends in an empty part
+    return b == outer.end() || (*b == "" && std::next(b) == outer.end());
+}
+}  // namespace
+
+void check_before_training(const CommandLine& cli, const AppSettings& settings) {
+    const auto refuse = [&](const std::string& what) { return UsageError(what, cli.usage()); };
+    if (settings.data.empty()) {
+        if (settings.swap) throw refuse("--swap only applies to a corpus given with --data FILE");
+        if (cli.given("level")) throw refuse("--level only applies to a corpus given with --data FILE");
+    } else if (cli.given("task")) {
+        throw refuse("--task chooses a generated task, but --data FILE gives your own corpus; drop one of them");
+    }
+    if (settings.level != "word" && settings.level != "char")
+        throw refuse("--level must be word or char, got '" + settings.level + "'");
+    if (!settings.translate.empty()) {
+        if (const std::optional<std::string> problem = data::utf8_problem(settings.translate))
+            throw refuse("--translate: " + *problem);
+        if (data::normalize_text(settings.translate).empty())
+            throw refuse("--translate: the sentence is blank; give the words to translate");
+    }
+    try {
+        if (!settings.save.empty()) {
+            check_checkpoint_target(settings.save, "--save");
+            if (is_inside(settings.run.out, settings.save))   // the figures would make it a folder that is not a checkpoint
+                throw std::runtime_error("--save " + settings.save + ": --out " + settings.run.out +
+                                         " is that folder or inside it; give the checkpoint a folder of its own");
+        }
+        if (!settings.data.empty()) require_regular_file(settings.data, "the corpus");
+    } catch (const UsageError&) {
+        throw;
+    } catch (const std::runtime_error& error) {
+        throw InputError(error.what());   // exit code 2, before any training
+    }
 }
 
 ModelSizes model_sizes(const AppSettings& settings, const Task& task) {
@@ -66,22 +113,14 @@ std::string settings_text(const Task& task, const ModelSizes& sizes) {
     return text.str();
 }
 
-std::string vocab_text(const data::Vocab& vocab, const std::filesystem::path& scratch) {
-    vocab.save(scratch);
-    const std::string text = read_text(scratch);
-    std::filesystem::remove(scratch);
-    return text;
-}
-
 }  // namespace
 
 template <class T>
 void save_model(const Seq2SeqModel<T>& model, const Task& task, const AppSettings& settings, const std::string& dir) {
-    const std::filesystem::path scratch = std::filesystem::temp_directory_path() / ("attn_vocab_" + std::to_string(::getpid()));
     save_checkpoint(model, dir,
                     {{"settings.txt", settings_text(task, model.sizes())},
-                     {"source_vocab.txt", vocab_text(task.source_vocab, scratch)},
-                     {"target_vocab.txt", vocab_text(task.target_vocab, scratch)}});
+                     {"source_vocab.txt", task.source_vocab.text()},
+                     {"target_vocab.txt", task.target_vocab.text()}});
     std::cout << "  saved the model to " << dir << "/\n";
 }
 
@@ -96,7 +135,7 @@ void check_and_load(Seq2SeqModel<T>& model, const Task& task, const std::string&
                                  "); run with the same --task, --embedding and --hidden");
     if (data::Vocab::load(folder / "source_vocab.txt").tokens() != task.source_vocab.tokens() ||
         data::Vocab::load(folder / "target_vocab.txt").tokens() != task.target_vocab.tokens())
-        throw std::runtime_error(dir + ": its vocabularies differ from this task's (another --seed or --data?)");
+        throw std::runtime_error(dir + ": its vocabularies differ from this task's (another --seed, --data or --level?)");
     load_checkpoint(model, folder);
 }
 }  // namespace

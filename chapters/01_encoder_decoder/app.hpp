@@ -18,6 +18,7 @@ struct AppSettings {
     std::string task = "translation";   // or "dates"
     std::string data;                   // a TSV corpus instead of the generated tasks
     bool swap = false;                  // the TSV has target<TAB>source (Anki's fra.txt: English first)
+    std::string level = "word";         // the TSV's tokens: "word" or "char"
     std::string save, load, translate;
     int embedding = 0;                  // 0: the task's default
     int hidden = 128;
@@ -28,8 +29,14 @@ struct AppSettings {
 
 // Binds the flags every seq2seq chapter shares.
 void add_seq2seq_flags(CommandLine& cli, AppSettings& settings, const std::string& chapter_dir);
-// Fills in defaults that depend on the task (steps, embedding size) and checks the values.
+// Fills in defaults that depend on the task (steps, embedding size) and checks the values,
+// outputs included (check_before_training), so that nothing fails after training.
 void finish_seq2seq_flags(const CommandLine& cli, AppSettings& settings, const std::string& chapter_dir);
+// Refuses, before any work, flags that would be ignored (--swap or --level without --data,
+// --task with it), a blank --translate, a corpus that is not a regular file, and a --save
+// that is not a new folder, an empty one or a checkpoint (or that holds --out): UsageError or
+// InputError, exit code 2. (--out itself is checked by finish_standard_flags.)
+void check_before_training(const CommandLine& cli, const AppSettings& settings);
 
 ModelSizes model_sizes(const AppSettings& settings, const Task& task);
 TrainConfig train_config(const AppSettings& settings, const std::string& label);

@@ -47,7 +47,8 @@ int run(int argc, char** argv) {
     std::cout << "Chapter 01: the RNN encoder-decoder (" << settings.run.variant << " code, seed " << settings.run.seed << ")\n";
 
     // ---- 1. The task: pairs of token sequences, vocabularies, length buckets.
-    const Task task = load_task(settings.task, settings.data, settings.run.seed, settings.run.quick, settings.swap);
+    const Task task = load_task(settings.task, settings.data, settings.run.seed, settings.run.quick, settings.swap,
+                                settings.level == "char" ? data::TokenLevel::character : data::TokenLevel::word);
     std::cout << "\n1. " << task.corpus.description << "\n   vocabularies: " << task.source_vocab.size()
               << " source and " << task.target_vocab.size() << " target tokens\n";
 
@@ -63,7 +64,8 @@ int run(int argc, char** argv) {
         // ---- 3. Teacher forcing: minimise the cross-entropy of each next target token (1.8).
         std::cout << "\n3. Training for " << settings.run.steps << " steps (batch " << settings.batch << ", Adam, lr "
                   << settings.lr << ")\n";
-        const std::vector<data::Pair> peek(task.corpus.validation.begin(), task.corpus.validation.begin() + 2);
+        const std::vector<data::Pair> peek(task.corpus.validation.begin(),
+                                           task.corpus.validation.begin() + std::min<std::ptrdiff_t>(2, task.corpus.validation.size()));
         log = train(model, task, train_config(settings, "   training"), [&](int step, double valid_loss) {
             std::cout << "   step " << step << ": validation loss " << valid_loss << "\n";
             show_examples(task, peek, translate(model, task, peek), peek.size());

@@ -4,6 +4,7 @@
 #include "common/data/dates.hpp"
 #include "common/data/toy_translation.hpp"
 #include "common/cli.hpp"
+#include "common/data/batching.hpp"
 #include "common/data/tsv.hpp"
 
 #include <algorithm>
@@ -19,21 +20,37 @@ std::size_t longest_target(const std::vector<data::Pair>& pairs) {
     return longest;
 }
 
+// Real sentences are short and their lengths bunch up: fixed buckets of 10 would put nearly
+// every test pair in 1-10, so a corpus is cut at the quartiles of its own source lengths.
+void set_quantile_buckets(Task& task) {
+    std::vector<std::size_t> lengths;
+    for (const auto* split : {&task.corpus.train, &task.corpus.validation, &task.corpus.test})
+        for (const data::Pair& pair : *split) lengths.push_back(pair.source.size());
+    task.bucket_edges = data::quantile_edges(lengths, 4);
+    std::string labels;
+    for (std::size_t k = 0, low = 1; k < task.bucket_edges.size(); low = task.bucket_edges[k++] + 1)
+        labels += (k ? ", " : "") + std::to_string(low) + "-" + std::to_string(task.bucket_edges[k]);
+    task.corpus.description += "\n   length buckets at the quartiles of the source lengths: " + labels;
+}
+
 }  // namespace
 
-Task load_task(const std::string& name, const std::string& tsv_path, std::uint64_t seed, bool quick, bool swap_columns) {
+Task load_task(const std::string& name, const std::string& tsv_path, std::uint64_t seed, bool quick, bool swap_columns,
+               data::TokenLevel level) {
     Task task;
     if (!tsv_path.empty()) {
         data::TsvOptions options;
         options.seed = seed;
         options.swap_columns = swap_columns;
+        options.level = level;
+        if (level == data::TokenLevel::character) options.max_len = 100;   // 40 characters is a very short sentence
         task.name = "tsv";
         try {
             task.corpus = data::read_tsv_corpus(tsv_path, options);
         } catch (const std::runtime_error& error) {
             throw InputError(error.what());   // "file:line: what is wrong" -> exit code 2
         }
-        task.bucket_edges = {10, 20, 30, 40};
+        set_quantile_buckets(task);
     } else if (name == "translation") {
         task.name = name;
         task.corpus = data::make_toy_translation_corpus(quick ? data::SplitSizes{4000, 200, 400}

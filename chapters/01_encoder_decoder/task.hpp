@@ -18,9 +18,10 @@ struct Task {
 };
 
 // name: "translation" or "dates"; tsv_path (if not empty) replaces them with your corpus
-// (swap_columns: the file has target<TAB>source). quick: a small corpus for CI-sized runs.
+// (swap_columns: the file has target<TAB>source; level: words or characters), whose length
+// buckets are the quartiles of its own source lengths. quick: a small corpus for CI-sized runs.
 // Throws std::invalid_argument for an unknown task, InputError for a bad TSV file.
 Task load_task(const std::string& name, const std::string& tsv_path, std::uint64_t seed, bool quick,
-               bool swap_columns = false);
+               bool swap_columns = false, data::TokenLevel level = data::TokenLevel::word);
 
 }  // namespace attn::ch01

@@ -40,7 +40,8 @@ int run(int argc, char** argv) {
     std::cout << "Chapter 02: Bahdanau attention (" << settings.run.variant << " code, seed " << settings.run.seed << ")\n";
 
     // ---- 1. The same task as chapter 01.
-    const ch01::Task task = ch01::load_task(settings.task, settings.data, settings.run.seed, settings.run.quick, settings.swap);
+    const ch01::Task task = ch01::load_task(settings.task, settings.data, settings.run.seed, settings.run.quick, settings.swap,
+                                settings.level == "char" ? data::TokenLevel::character : data::TokenLevel::word);
     std::cout << "\n1. " << task.corpus.description << "\n";
 
     // ---- 2. The attention model: keys W_k h_j once (2.1); at each step score (2.2), mask and
@@ -53,7 +54,8 @@ int run(int argc, char** argv) {
         ch01::load_model(model, task, settings, settings.load);
     } else {
         std::cout << "\n3. Training for " << settings.run.steps << " steps, the same budget as chapter 01\n";
-        const std::vector<data::Pair> peek(task.corpus.validation.begin(), task.corpus.validation.begin() + 2);
+        const std::vector<data::Pair> peek(task.corpus.validation.begin(),
+                                           task.corpus.validation.begin() + std::min<std::ptrdiff_t>(2, task.corpus.validation.size()));
         log = ch01::train(model, task, ch01::train_config(settings, "   training"), [&](int step, double valid_loss) {
             std::cout << "   step " << step << ": validation loss " << valid_loss << "\n";
             ch01::show_examples(task, peek, ch01::translate(model, task, peek), peek.size());

@@ -90,6 +90,10 @@ std::vector<std::vector<std::size_t>> length_grouped_batches(const std::vector<P
         for (auto it = first; last - it >= static_cast<std::ptrdiff_t>(batch_size); it += static_cast<std::ptrdiff_t>(batch_size))
             batches.emplace_back(it, it + static_cast<std::ptrdiff_t>(batch_size));
     }
+    if (batches.empty() && !order.empty()) {   // fewer pairs than one batch: they all make one smaller batch
+        std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return pairs[a].source.size() < pairs[b].source.size(); });
+        batches.push_back(order);
+    }
     for (std::size_t i = batches.size(); i > 1; --i) std::swap(batches[i - 1], batches[rng.below(i)]);   // Fisher-Yates
     return batches;
 }
@@ -118,6 +122,18 @@ std::vector<Bucket> bucket_by_source_length(const std::vector<Pair>& pairs,
             if (pair.source.size() >= bucket.min_len && pair.source.size() <= bucket.max_len)
                 bucket.pairs.push_back(pair);
     return buckets;
+}
+
+std::vector<std::size_t> quantile_edges(std::vector<std::size_t> lengths, std::size_t n_buckets) {
+    if (lengths.empty() || n_buckets == 0) throw std::invalid_argument("quantile_edges: needs lengths and at least one bucket");
+    std::sort(lengths.begin(), lengths.end());
+    std::vector<std::size_t> edges;
+    for (std::size_t k = 1; k <= n_buckets; ++k) {
+        const std::size_t rank = (k * lengths.size() + n_buckets - 1) / n_buckets;   // ceil(k n / buckets), 1-based
+        const std::size_t edge = std::max<std::size_t>(1, lengths[rank - 1]);
+        if (edges.empty() || edge > edges.back()) edges.push_back(edge);
+    }
+    return edges;
 }
 
 }  // namespace attn::data

@@ -41,6 +41,7 @@ std::vector<std::vector<std::size_t>> shuffled_batches(std::size_t n_examples, s
 // batch is padding (a GRU pays for every padded step): the shuffled examples are taken
 // `pool` batches at a time, sorted by source length within the pool, cut into batches of
 // `batch_size` (the last partial batch of the epoch is dropped), and the batches shuffled.
+// With fewer pairs than `batch_size`, the epoch is one smaller batch of all of them.
 std::vector<std::vector<std::size_t>> length_grouped_batches(const std::vector<Pair>& pairs, std::size_t batch_size,
                                                              Rng& rng, std::size_t pool = 50);
 // The same cut without shuffling (0, 1, 2, ... in order), for evaluation.
@@ -60,5 +61,13 @@ struct Bucket {
 // (last + 1 up to the longest source). Pairs keep their order within a bucket.
 std::vector<Bucket> bucket_by_source_length(const std::vector<Pair>& pairs,
                                             const std::vector<std::size_t>& upper_edges);
+
+// Upper edges that cut `lengths` at its quantiles into about `n_buckets` buckets of similar
+// counts (for a corpus whose lengths are not spread like the toy tasks'): edge k is the
+// smallest length with at least k/n of the lengths at or below it. Equal edges are merged, so
+// fewer buckets come back when lengths repeat; the last edge is the longest length.
+// {1,2,2,3,5,8,9,9} in 4 gives {2, 3, 8, 9}. Throws std::invalid_argument if `lengths` is
+// empty or n_buckets is 0.
+std::vector<std::size_t> quantile_edges(std::vector<std::size_t> lengths, std::size_t n_buckets);
 
 }  // namespace attn::data

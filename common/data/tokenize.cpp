@@ -58,6 +58,14 @@ bool is_punctuation(char32_t c) {
 
 bool is_word_char(char32_t c) { return !is_space(c) && !is_punctuation(c); }
 
+// French words that elide their vowel before another word: "c'est" is "c'" + "est", as the
+// toy corpus writes "l' oiseau". "aujourd'hui" and English "don't" are not among them.
+bool is_elided_word(const std::string& word) {
+    for (const char* elided : {"l", "d", "j", "m", "n", "s", "t", "c", "qu", "jusqu", "lorsqu", "puisqu", "quoiqu", "presqu"})
+        if (word == elided) return true;
+    return false;
+}
+
 // Every code point of `text` (throws std::invalid_argument on invalid UTF-8).
 std::vector<char32_t> decode_all(const std::string& text) {
     std::vector<char32_t> values;
@@ -122,7 +130,10 @@ std::vector<std::string> split_words(const std::string& text) {
     for (std::size_t i = 0; i < points.size(); ++i) {
         const char32_t c = points[i];
         const bool inside_word = !word.empty() && i + 1 < points.size() && is_word_char(points[i + 1]);
-        if (inside_word && (is_apostrophe(c) || c == '-')) {
+        if (is_apostrophe(c) && is_elided_word(word)) {
+            tokens.push_back(word + "'");   // "qu'est-ce" -> "qu'", "est-ce"; "l' oiseau" -> "l'", "oiseau"
+            word.clear();
+        } else if (inside_word && (is_apostrophe(c) || c == '-')) {
             word += is_apostrophe(c) ? '\'' : '-';   // "don’t" and "don't" are the same word
         } else if (is_word_char(c)) {
             word += encode(lower(c));

@@ -20,7 +20,10 @@ std::optional<std::string> utf8_problem(const std::string& text);
 // Word level: lower-cases (ASCII and Latin-1 letters, so "État" -> "état"), splits on
 // spaces, and makes each punctuation mark its own token: "Hello, world!" -> {"hello", ",",
 // "world", "!"}. Apostrophes and hyphens between two letters stay inside the word
-// ("don't", "aujourd'hui", "peut-être"); other non-ASCII code points count as letters.
+// ("don't", "aujourd'hui", "peut-être"), except after a French elided word (l d j m n s t c
+// qu jusqu lorsqu puisqu quoiqu presqu), which becomes a token of its own with its
+// apostrophe: "C'est l'été" -> {"c'", "est", "l'", "été"}, as in the toy corpus. Other
+// non-ASCII code points count as letters.
 std::vector<std::string> split_words(const std::string& text);
 
 // Light normalisation of read text: Unicode spaces (no-break, thin) become " ", curly

@@ -5,6 +5,7 @@
 #include "common/files.hpp"
 #include "common/random.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 #include <stdexcept>
@@ -23,10 +24,8 @@ std::runtime_error line_error(const std::filesystem::path& path, std::size_t lin
 }
 
 std::string read_whole_file(const std::filesystem::path& path) {
-    std::error_code error;
-    if (!std::filesystem::exists(path, error)) throw file_error(path, "cannot open the file: it does not exist");
-    if (std::filesystem::is_directory(path, error)) throw file_error(path, "cannot open the file: it is a folder");
-    std::string text = attn::read_text(path);   // "path: cannot open the file for reading"
+    // "path: cannot open the file: it does not exist" (or: it is a folder, not a regular file)
+    std::string text = attn::read_text(path);
     if (text.rfind("\xEF\xBB\xBF", 0) == 0) text.erase(0, 3);   // byte-order mark (Windows editors)
     return text;
 }
@@ -97,8 +96,15 @@ std::vector<Split> assign_splits(const std::vector<Pair>& pairs, const TsvOption
     for (std::size_t i = 0; i < pairs.size(); ++i)
         source_of[i] = source_ids.emplace(join_tokens(pairs[i].source, "\t"), source_ids.size()).first->second;
     const std::size_t n_sources = source_ids.size();
-    const std::size_t n_test = static_cast<std::size_t>(std::round(options.test_fraction * n_sources));
-    const std::size_t n_validation = static_cast<std::size_t>(std::round(options.validation_fraction * n_sources));
+    if (n_sources < min_distinct_sources)
+        throw std::runtime_error(std::to_string(n_sources) + " distinct source sentences; at least " +
+                                 std::to_string(min_distinct_sources) +
+                                 " are needed (one each for training, validation and test), and hundreds to learn anything");
+    // A small corpus still gets one validation and one test source, so neither split is empty.
+    const auto held_out = [&](double fraction) {
+        return fraction == 0 ? 0 : std::max<std::size_t>(1, static_cast<std::size_t>(std::round(fraction * n_sources)));
+    };
+    const std::size_t n_test = held_out(options.test_fraction), n_validation = held_out(options.validation_fraction);
     Rng rng(options.seed);
     const std::vector<std::size_t> order = rng.permutation(n_sources);
     std::vector<Split> source_split(n_sources, Split::train);
@@ -116,7 +122,12 @@ Corpus read_tsv_corpus(const std::filesystem::path& path, const TsvOptions& opti
     if (options.validation_fraction < 0 || options.test_fraction < 0 || !(held_out < 1))
         throw std::invalid_argument("read_tsv_corpus: validation and test fractions must be >= 0 with a sum below 1");
     const std::vector<Pair> pairs = read_tsv_pairs(path, options);
-    const std::vector<Split> splits = assign_splits(pairs, options);
+    std::vector<Split> splits;
+    try {
+        splits = assign_splits(pairs, options);
+    } catch (const std::runtime_error& error) {
+        throw file_error(path, error.what());
+    }
     Corpus corpus;
     corpus.level = options.level;
     for (std::size_t i = 0; i < pairs.size(); ++i)

@@ -17,6 +17,9 @@
 
 namespace attn::data {
 
+// The fewest distinct source sentences read_tsv_corpus accepts: one for each split.
+constexpr std::size_t min_distinct_sources = 3;
+
 struct TsvOptions {
     TokenLevel level = TokenLevel::word;
     std::size_t max_len = 40;            // pairs with more tokens on either side are dropped; 0: keep all
@@ -35,8 +38,10 @@ struct TsvOptions {
 std::vector<Pair> read_tsv_pairs(const std::filesystem::path& path, const TsvOptions& options = {});
 
 // read_tsv_pairs, then a split by distinct source sentence: the sources are shuffled with
-// the seed and the first test_fraction of them (rounded) go to test, the next
-// validation_fraction to validation, the rest to training, each split in file order. Every
+// the seed and the first test_fraction of them (rounded, but at least one unless the
+// fraction is 0) go to test, the next validation_fraction to validation, the rest to
+// training, each split in file order. Fewer than min_distinct_sources sources is an error
+// that says how many are needed. Every
 // pair of a source goes where its source goes, so no test source is seen in training (Tatoeba
 // often has one source with several translations). Throws std::invalid_argument on bad
 // fractions, std::runtime_error when no pair is left for training.

@@ -74,15 +74,24 @@ std::vector<std::string> Vocab::decode(const std::vector<std::int64_t>& ids) con
     return tokens;
 }
 
-void Vocab::save(const std::filesystem::path& path) const {
+std::string Vocab::text() const {
     std::string text;
     for (const std::string& token : tokens_) {
         if (token.empty() || token.find_first_of("\r\n") != std::string::npos)
-            throw std::invalid_argument("Vocab::save: " + path.string() + ": token " +
-                                        std::to_string(ids_.at(token)) + " cannot be stored on one line");
+            throw std::invalid_argument("Vocab: token " + std::to_string(ids_.at(token)) + " cannot be stored on one line");
         text += token + "\n";
     }
-    attn::write_text_atomically(path, text);
+    return text;
+}
+
+void Vocab::save(const std::filesystem::path& path) const {
+    std::string contents;
+    try {
+        contents = text();
+    } catch (const std::invalid_argument& error) {
+        throw std::invalid_argument("Vocab::save: " + path.string() + ": " + (error.what() + 7));   // drop "Vocab: "
+    }
+    attn::write_text_atomically(path, contents);
 }
 
 namespace {

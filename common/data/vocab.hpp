@@ -42,6 +42,8 @@ public:
     // One token per line, UTF-8, in id order (atomic write). Throws std::invalid_argument
     // if a token cannot be stored on one line (empty, or holds '\n' or '\r').
     void save(const std::filesystem::path& path) const;
+    // What save() writes, as a string (to put in a checkpoint without a scratch file).
+    std::string text() const;
     // Reads what save() wrote; throws std::runtime_error "path:LINE: what is wrong" on a bad
     // line (wrong special, empty or duplicate token, invalid UTF-8) and "path: ..." when the
     // file cannot be read or is empty.

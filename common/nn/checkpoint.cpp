@@ -4,17 +4,38 @@
 #include "common/files.hpp"
 #include "common/nn/npy.hpp"
 
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <fcntl.h>
+#include <limits>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 #include <unistd.h>
 
 namespace attn {
 
+namespace testing {
+void (*after_save_step)(int step) = nullptr;
+}  // namespace testing
+
 namespace {
+
+namespace fs = std::filesystem;
+
+const std::string manifest_header = "# name\tshape\tdtype\tfile\n";
 
 template <class T> const char* dtype_name();
 template <> const char* dtype_name<float>() { return "float32"; }
 template <> const char* dtype_name<double>() { return "float64"; }
+
+void reached(int step) {
+    if (testing::after_save_step != nullptr) testing::after_save_step(step);
+}
 
 std::string shape_text(const Shape& shape) {
     std::string text;
@@ -22,87 +43,225 @@ std::string shape_text(const Shape& shape) {
     return text;
 }
 
+// A file name the manifest may give: one plain name inside the checkpoint folder.
+bool is_plain_file_name(const std::string& name) {
+    return !name.empty() && name != "." && name != ".." && name.find('/') == std::string::npos &&
+           name.find('\\') == std::string::npos && name.find('\0') == std::string::npos;
+}
+
 struct ManifestEntry {
     std::string name, dtype, file;
     Shape shape;
 };
 
-std::vector<ManifestEntry> read_manifest(const std::filesystem::path& dir) {
-    const std::filesystem::path path = dir / "manifest.tsv";
-    if (!std::filesystem::is_directory(dir)) throw std::runtime_error(dir.string() + ": no such checkpoint folder");
+std::vector<ManifestEntry> read_manifest(const fs::path& dir) {
+    const fs::path path = dir / "manifest.tsv";
+    if (!fs::is_directory(dir)) throw std::runtime_error(dir.string() + ": no such checkpoint folder");
     std::istringstream lines(read_text(path));
     std::vector<ManifestEntry> entries;
     std::size_t number = 0;
+    const auto bad_line = [&](const std::string& what) {
+        return std::runtime_error(path.string() + ":" + std::to_string(number) + ": " + what);
+    };
     for (std::string line; std::getline(lines, line);) {
         ++number;
         if (line.empty() || line[0] == '#') continue;
         std::vector<std::string> fields;
         std::stringstream cells(line);
         for (std::string cell; std::getline(cells, cell, '\t');) fields.push_back(cell);
-        if (fields.size() != 4)
-            throw std::runtime_error(path.string() + ":" + std::to_string(number) + ": expected 4 tab-separated fields, found " +
-                                     std::to_string(fields.size()));
+        if (fields.size() != 4) throw bad_line("expected 4 tab-separated fields, found " + std::to_string(fields.size()));
         ManifestEntry entry{fields[0], fields[2], fields[3], {}};
+        if (!is_plain_file_name(entry.file))
+            throw bad_line("the file '" + entry.file + "' is not a plain file name inside the checkpoint folder");
         std::stringstream dims(fields[1]);
         for (std::string dim; std::getline(dims, dim, ',');) {
-            if (dim.empty() || dim.find_first_not_of("0123456789") != std::string::npos)
-                throw std::runtime_error(path.string() + ":" + std::to_string(number) + ": bad shape '" + fields[1] + "'");
-            entry.shape.push_back(std::stoul(dim));
+            const std::optional<std::size_t> size = parse_size(dim);
+            if (!size) throw bad_line("bad or too large shape '" + fields[1] + "'");
+            entry.shape.push_back(*size);
         }
         entries.push_back(entry);
     }
     return entries;
 }
 
+template <class T>
+bool all_finite(const Array<T>& values) {
+    for (const T v : values)
+        if (!std::isfinite(v)) return false;
+    return true;
+}
+
+// "DIR.writing<pid>" or "DIR.old<pid>": the temporaries of a save by process <pid>.
+bool is_temporary_of(const fs::path& candidate, const fs::path& dir, pid_t& pid) {
+    const std::string name = candidate.filename().string(), base = dir.filename().string();
+    for (const std::string tag : {".writing", ".old"}) {
+        const std::string prefix = base + tag;
+        const std::size_t digits = name.size() - std::min(name.size(), prefix.size());
+        if (digits >= 1 && digits <= 10 && name.compare(0, prefix.size(), prefix) == 0 &&
+            name.find_first_not_of("0123456789", prefix.size()) == std::string::npos) {
+            const long long value = std::stoll(name.substr(prefix.size()));   // at most 10 digits: fits
+            if (value > std::numeric_limits<pid_t>::max()) return false;
+            pid = static_cast<pid_t>(value);
+            return true;
+        }
+    }
+    return false;
+}
+
+// "ck/" and "ck" name the same folder; the temporaries are named after it.
+fs::path folder_path(const fs::path& given) {
+    const fs::path normal = given.lexically_normal();
+    return normal.has_filename() || !normal.has_parent_path() ? normal : normal.parent_path();
+}
+
+bool process_alive(pid_t pid) { return pid == ::getpid() || ::kill(pid, 0) == 0 || errno == EPERM; }
+
+// Removes what killed saves to `dir` left behind; a save still running (its process alive)
+// is left alone. A save killed between the two renames of the fallback swap left `dir`
+// missing and the old checkpoint as DIR.old<pid>: that one is put back.
+void clean_stale_temporaries(const fs::path& dir) {
+    const fs::path parent = dir.parent_path().empty() ? fs::path(".") : dir.parent_path();
+    std::error_code error;
+    std::vector<fs::path> stale;
+    for (fs::directory_iterator it(parent, error), end; !error && it != end; it.increment(error)) {
+        pid_t pid = 0;
+        if (is_temporary_of(it->path(), dir, pid) && !process_alive(pid)) stale.push_back(it->path());
+    }
+    for (const fs::path& path : stale) {
+        const bool old_copy = path.filename().string().find(".old") != std::string::npos;
+        if (old_copy && !fs::exists(fs::symlink_status(dir, error)) && is_checkpoint_folder(path)) fs::rename(path, dir, error);
+        else fs::remove_all(path, error);
+    }
+}
+
+// Puts `fresh` in the place of `dir` in one step; afterwards `fresh` names the old folder.
+// Returns false if the file system cannot exchange (then `fresh` and `dir` are untouched).
+bool exchange(const fs::path& fresh, const fs::path& dir) {
+    if (::renameat2(AT_FDCWD, fresh.c_str(), AT_FDCWD, dir.c_str(), RENAME_EXCHANGE) == 0) return true;
+    if (errno == EINVAL || errno == ENOSYS || errno == ENOTSUP) return false;
+    throw std::runtime_error(dir.string() + ": cannot put the new checkpoint in place: " + std::strerror(errno));
+}
+
+void sync_folder_and_files(const fs::path& dir) {
+    for (const fs::directory_entry& entry : fs::directory_iterator(dir)) sync_to_disk(entry.path());
+    sync_to_disk(dir);
+}
+
 }  // namespace
 
+bool is_checkpoint_folder(const fs::path& dir) {
+    std::error_code error;
+    if (!fs::is_directory(dir, error) || !fs::is_regular_file(dir / "manifest.tsv", error)) return false;
+    try {
+        return read_text(dir / "manifest.tsv").compare(0, manifest_header.size(), manifest_header) == 0;
+    } catch (const std::runtime_error&) {
+        return false;
+    }
+}
+
+void check_checkpoint_target(const fs::path& given, const std::string& flag) {
+    const std::string name = flag + " " + given.string();
+    const fs::path dir = folder_path(given);
+    const fs::path last = dir.filename();
+    if (last.empty() || last == "." || last == "..")
+        throw std::runtime_error(name + ": name a checkpoint folder, like checkpoints/ch01 (not '.' or '..')");
+    std::error_code error;
+    const fs::file_status status = fs::symlink_status(dir, error);
+    if (fs::exists(status)) {
+        const bool empty_folder = fs::is_directory(status) && fs::is_empty(dir, error);
+        if (!fs::is_directory(status))
+            throw std::runtime_error(name + ": it is a file, not a checkpoint folder; choose another name");
+        if (!empty_folder && !is_checkpoint_folder(dir))
+            throw std::runtime_error(name + ": the folder exists and is not a checkpoint (it has no manifest.tsv), so it "
+                                            "will not be replaced; choose a new folder name");
+    }
+    check_writable_folder(dir.parent_path(), flag);
+}
+
 template <class T>
-void save_checkpoint(const Module<T>& model, const std::filesystem::path& dir,
-                     const std::map<std::string, std::string>& extra_files) {
-    const std::filesystem::path fresh = dir.string() + ".writing" + std::to_string(::getpid());
-    const std::filesystem::path old = dir.string() + ".old" + std::to_string(::getpid());
-    std::filesystem::remove_all(fresh);
+void save_checkpoint(const Module<T>& model, const fs::path& given, const std::map<std::string, std::string>& extra_files) {
+    const fs::path dir = folder_path(given);
+    clean_stale_temporaries(dir);
+    check_checkpoint_target(dir, "checkpoint");
+    const fs::path fresh = dir.string() + ".writing" + std::to_string(::getpid());
+    const fs::path old = dir.string() + ".old" + std::to_string(::getpid());
+    fs::remove_all(fresh);
     try {
         ensure_directory(fresh);
-        std::string manifest = "# name\tshape\tdtype\tfile\n";
+        reached(1);
+        std::string manifest = manifest_header;
         for (const auto& [name, var] : model.named_parameters()) {
             write_npy(fresh / (name + ".npy"), var.value());
             manifest += name + "\t" + shape_text(var.shape()) + "\t" + dtype_name<T>() + "\t" + name + ".npy\n";
         }
-        for (const auto& [name, text] : extra_files) write_text_atomically(fresh / name, text);
-        write_text_atomically(fresh / "manifest.tsv", manifest);
+        reached(2);
+        for (const auto& [name, text] : extra_files) {
+            if (!is_plain_file_name(name) || name == "manifest.tsv")
+                throw std::invalid_argument("save_checkpoint: bad extra file name '" + name + "'");
+            write_text_atomically(fresh / name, text);
+        }
+        reached(3);
+        write_text_atomically(fresh / "manifest.tsv", manifest);   // last: a folder with it is complete
+        reached(4);
+        sync_folder_and_files(fresh);
+        reached(5);
     } catch (...) {
-        std::filesystem::remove_all(fresh);   // leave no half-written folder behind
+        fs::remove_all(fresh);   // leave no half-written folder behind
         throw;
     }
-    // Swap the finished folder in; the old one goes only after the new one is in place.
-    if (std::filesystem::exists(dir)) std::filesystem::rename(dir, old);
-    std::filesystem::rename(fresh, dir);
-    std::filesystem::remove_all(old);
+    const fs::path parent = dir.parent_path().empty() ? fs::path(".") : dir.parent_path();
+    if (!fs::exists(fs::symlink_status(dir))) {
+        fs::rename(fresh, dir);
+        reached(6);
+    } else if (exchange(fresh, dir)) {   // one atomic step: `dir` is never missing
+        reached(6);
+        fs::remove_all(fresh);           // now the old checkpoint
+    } else {                             // fallback: two renames; a kill between them is undone by the next save
+        fs::rename(dir, old);
+        fs::rename(fresh, dir);
+        reached(6);
+        fs::remove_all(old);
+    }
+    sync_to_disk(parent);
+    reached(7);
 }
 
 template <class T>
-void load_checkpoint(Module<T>& model, const std::filesystem::path& dir) {
+void load_checkpoint(Module<T>& model, const fs::path& dir) {
     const std::vector<ManifestEntry> entries = read_manifest(dir);
     std::vector<std::string> problems;
+    bool mismatch = false;   // names or shapes differ: probably saved with other settings
     std::map<std::string, Array<T>> loaded;
     std::map<std::string, Var<T>> wanted;
     for (const auto& [name, var] : model.named_parameters()) wanted.emplace(name, var);
+    std::set<std::string> listed;
     for (const ManifestEntry& entry : entries) {
+        if (!listed.insert(entry.name).second) {
+            problems.push_back(entry.name + " is listed twice in manifest.tsv");
+            continue;
+        }
         const auto found = wanted.find(entry.name);
         if (found == wanted.end()) {
             problems.push_back("unexpected " + entry.name);
+            mismatch = true;
             continue;
         }
         if (entry.shape != found->second.shape()) {
             problems.push_back(entry.name + " has shape " + shape_string(entry.shape) + " in the checkpoint but " +
                                shape_string(found->second.shape()) + " in the model");
+            mismatch = true;
+            continue;
+        }
+        if (fs::is_symlink(dir / entry.file)) {
+            problems.push_back(entry.file + " is a symbolic link; a checkpoint holds plain files");
             continue;
         }
         try {
             Array<T> values = read_npy<T>(dir / entry.file);
             if (Shape(values.shape().begin(), values.shape().end()) != entry.shape)
                 problems.push_back(entry.file + " does not have the shape the manifest gives");
+            else if (!all_finite(values))
+                problems.push_back(entry.name + " holds NaN or infinite values (saved from a diverged training?)");
             else loaded.emplace(entry.name, std::move(values));
         } catch (const std::runtime_error& error) {
             problems.push_back(error.what());
@@ -110,11 +269,12 @@ void load_checkpoint(Module<T>& model, const std::filesystem::path& dir) {
     }
     for (const auto& [name, var] : wanted)
         if (loaded.count(name) == 0 && std::none_of(entries.begin(), entries.end(), [&](const ManifestEntry& e) { return e.name == name; }))
-            problems.push_back("missing " + name);
+            problems.push_back("missing " + name), mismatch = true;
     if (!problems.empty()) {
-        std::string message = dir.string() + ": the checkpoint does not match this model: ";
+        std::string message = dir.string() + (mismatch ? ": the checkpoint does not match this model: "
+                                                       : ": the checkpoint cannot be used: ");
         for (std::size_t i = 0; i < problems.size(); ++i) message += (i ? "; " : "") + problems[i];
-        throw std::runtime_error(message + " (was it saved with other settings?)");
+        throw std::runtime_error(message + (mismatch ? " (was it saved with other settings?)" : ""));
     }
     for (auto& [name, values] : loaded) wanted.at(name).value() = std::move(values);
 }

@@ -5,7 +5,8 @@
 #include "common/files.hpp"
 
 #include <cstring>
-#include <fstream>
+#include <limits>
+#include <optional>
 #include <regex>
 #include <sstream>
 #include <stdexcept>
@@ -29,14 +30,31 @@ Shape parse_shape(const std::filesystem::path& path, const std::string& tuple) {
         item.erase(0, item.find_first_not_of(' '));
         item.erase(item.find_last_not_of(' ') + 1);
         if (item.empty()) continue;   // "(5,)" has an empty last item
-        if (item.find_first_not_of("0123456789") != std::string::npos)
-            throw bad_file(path, "the .npy header has a malformed shape (" + tuple + ")");
-        shape.push_back(std::stoul(item));
+        const std::optional<std::size_t> size = parse_size(item);
+        if (!size) throw bad_file(path, "the .npy header has a malformed or too large shape (" + tuple + ")");
+        shape.push_back(*size);
     }
     return shape;
 }
 
 }  // namespace
+
+std::optional<std::size_t> parse_size(const std::string& digits) {
+    if (digits.empty() || digits.size() > 18 || digits.find_first_not_of("0123456789") != std::string::npos)
+        return std::nullopt;   // 18 digits always fit in 64 bits, so no overflow below
+    const unsigned long long value = std::stoull(digits);
+    if (value > std::numeric_limits<std::size_t>::max()) return std::nullopt;
+    return static_cast<std::size_t>(value);
+}
+
+std::optional<std::size_t> byte_count(const Shape& shape, std::size_t element_size) {
+    std::size_t bytes = element_size;
+    for (const std::size_t size : shape) {
+        if (size != 0 && bytes > std::numeric_limits<std::size_t>::max() / size) return std::nullopt;
+        bytes *= size;
+    }
+    return bytes;
+}
 
 template <class T>
 void write_npy(const std::filesystem::path& path, const Array<T>& values) {
@@ -59,11 +77,8 @@ void write_npy(const std::filesystem::path& path, const Array<T>& values) {
 
 template <class T>
 Array<T> read_npy(const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw bad_file(path, "cannot open the file (does it exist?)");
-    std::ostringstream buffer;
-    buffer << in.rdbuf();
-    const std::string bytes = buffer.str();
+    require_regular_file(path, "the .npy file");   // a FIFO or a device would hang or never end
+    const std::string bytes = read_text(path);
     if (bytes.size() < 10 || bytes.compare(0, 6, "\x93NUMPY") != 0) throw bad_file(path, "not a .npy file (bad magic bytes)");
     const int major = static_cast<unsigned char>(bytes[6]);
     const std::size_t length_bytes = major == 1 ? 2 : 4;
@@ -86,11 +101,15 @@ Array<T> read_npy(const std::filesystem::path& path) {
         throw bad_file(path, "the .npy header has no shape");
     const Shape shape = parse_shape(path, match[1]);
 
-    Array<T> values = Array<T>::from_shape(shape);
-    const std::size_t expected = values.size() * sizeof(T), found = bytes.size() - data_start;
+    // The byte count is checked before anything is allocated: a forged shape must not
+    // allocate terabytes.
+    const std::optional<std::size_t> needed = byte_count(shape, sizeof(T));
+    if (!needed) throw bad_file(path, "its shape " + shape_string(shape) + " is too large to hold in memory");
+    const std::size_t expected = *needed, found = bytes.size() - data_start;
     if (found != expected)
         throw bad_file(path, "holds " + std::to_string(found) + " bytes of data but its shape " + shape_string(shape) +
                                  " needs " + std::to_string(expected) + (found < expected ? " (truncated)" : ""));
+    Array<T> values = Array<T>::from_shape(shape);
     std::memcpy(values.data(), bytes.data() + data_start, expected);
     return values;
 }

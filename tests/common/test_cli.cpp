@@ -3,6 +3,9 @@
 
 #include <doctest/doctest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
 #include <vector>
 
 namespace {
@@ -60,6 +63,31 @@ TEST_CASE("cli: mistakes are usage errors that carry the usage line" * doctest::
             CHECK(std::string(error.what()).find('\n') == std::string::npos);   // one line
         }
     }
+}
+
+TEST_CASE("cli: a number out of range names the range, even one too large to read" * doctest::test_suite("common")) {
+    CHECK_THROWS_WITH_AS(parse({"--steps", "99999999999"}), "--steps must be between 1 and 10000000, got 99999999999",
+                         attn::UsageError);
+    CHECK_THROWS_WITH_AS(parse({"--steps", "99999999999999999999999"}),
+                         "--steps is too large: it must be between 1 and 10000000, got 99999999999999999999999", attn::UsageError);
+    CHECK_THROWS_WITH_AS(parse({"--steps", "0"}), "--steps must be between 1 and 10000000, got 0", attn::UsageError);
+    CHECK(parse({"--steps", "10000000"}).run.steps == attn::max_steps);
+    int size = 8;
+    attn::CommandLine cli("ch99", "a test program");
+    cli.option("size", &size, "a size", 1);
+    const char* args[] = {"ch99", "--size", "3000000000"};
+    CHECK_THROWS_WITH_AS(cli.parse(3, args), "--size must be at least 1 and at most 2147483647, got 3000000000", attn::UsageError);
+}
+
+TEST_CASE("cli: an output folder that cannot be written is refused before any work" * doctest::test_suite("common")) {
+    const std::filesystem::path file = std::filesystem::temp_directory_path() / ("attn_cli_out." + std::to_string(::getpid()));
+    std::ofstream(file) << "not a folder\n";
+    const std::string out = file.string(), below = (file / "sub").string();
+    CHECK_THROWS_WITH_AS(parse({"--out", out.c_str()}), ("--out " + out + ": it is a file, not a folder; name a folder").c_str(),
+                         attn::InputError);
+    CHECK_THROWS_WITH_AS(parse({"--out", below.c_str()}), doctest::Contains("is a file, not a folder"), attn::InputError);
+    std::filesystem::remove(file);
+    CHECK(parse({"--out", below.c_str()}).run.out == below);   // a folder that does not exist yet is fine
 }
 
 TEST_CASE("cli: --help stops before running" * doctest::test_suite("common")) {

@@ -138,3 +138,25 @@ TEST_CASE("data: length-grouped batches hold similar lengths and every example a
     attn::Rng again(6);
     CHECK(attn::data::length_grouped_batches(pairs, 10, again, 20) == batches);   // deterministic for a seed
 }
+
+TEST_CASE("data: fewer pairs than a batch still make one smaller batch" * doctest::test_suite("common")) {
+    const std::vector<attn::data::Pair> pairs = {{{"a", "b", "c"}, {"x"}}, {{"a"}, {"x"}}, {{"a", "b"}, {"x"}}};
+    attn::Rng rng(1);
+    const std::vector<std::vector<std::size_t>> batches = attn::data::length_grouped_batches(pairs, 64, rng);
+    REQUIRE(batches.size() == 1);
+    CHECK(batches[0] == std::vector<std::size_t>{1, 2, 0});   // every pair, by source length
+    CHECK(attn::data::length_grouped_batches({}, 64, rng).empty());
+}
+
+TEST_CASE("data: quantile_edges cuts lengths into buckets of similar counts" * doctest::test_suite("common")) {
+    using Edges = std::vector<std::size_t>;
+    CHECK(attn::data::quantile_edges({9, 1, 2, 8, 2, 3, 5, 9}, 4) == Edges{2, 3, 8, 9});   // ceil(k 8 / 4)-th smallest
+    CHECK(attn::data::quantile_edges({4, 4, 4, 4, 5}, 4) == Edges{4, 5});                // repeated edges merge
+    CHECK(attn::data::quantile_edges({7}, 4) == Edges{7});
+    std::vector<std::size_t> short_sentences;   // like real corpora: most sources 3 to 8 tokens
+    for (std::size_t i = 0; i < 100; ++i) short_sentences.push_back(3 + i % 6);
+    const Edges edges = attn::data::quantile_edges(short_sentences, 4);
+    CHECK(edges == Edges{4, 5, 7, 8});
+    CHECK_THROWS_AS(attn::data::quantile_edges({}, 4), std::invalid_argument);
+    CHECK_THROWS_AS(attn::data::quantile_edges({3}, 0), std::invalid_argument);
+}

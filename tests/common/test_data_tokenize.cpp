@@ -58,8 +58,17 @@ TEST_CASE("data: split_words lower-cases and splits punctuation off" * doctest::
         CHECK(split_words("aujourd'hui, peut-être") == Tokens{"aujourd'hui", ",", "peut-être"});
         CHECK(split_words("'quoted' - yes") == Tokens{"'", "quoted", "'", "-", "yes"});
     }
+    SUBCASE("French elisions are split after the apostrophe, as the toy corpus writes them") {
+        CHECK(split_words("C'est l'oiseau qu'est-ce j'ai vu.") ==
+              Tokens{"c'", "est", "l'", "oiseau", "qu'", "est-ce", "j'", "ai", "vu", "."});
+        CHECK(split_words("Jusqu\xE2\x80\x99à lorsqu'il n'a d'eau") ==
+              Tokens{"jusqu'", "à", "lorsqu'", "il", "n'", "a", "d'", "eau"});
+        CHECK(split_words("It's Rock'n'roll o'clock, aujourd'hui") ==
+              Tokens{"it's", "rock'n'roll", "o'clock", ",", "aujourd'hui"});   // not elisions: whole words
+        CHECK(split_words("l' oiseau") == split_words("l'oiseau"));
+    }
     SUBCASE("accented capitals are lower-cased and letters stay whole") {
-        CHECK(split_words("L'ÉTÉ À Paris.") == Tokens{"l'été", "à", "paris", "."});
+        CHECK(split_words("L'ÉTÉ À Paris.") == Tokens{"l'", "été", "à", "paris", "."});
     }
     SUBCASE("no-break spaces separate words, as French typography uses them") {
         CHECK(split_words("Va\xC2\xA0!") == Tokens{"va", "!"});

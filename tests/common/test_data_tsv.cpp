@@ -11,6 +11,7 @@
 #include <fstream>
 #include <set>
 #include <stdexcept>
+#include <sys/stat.h>
 #include <unistd.h>
 
 using namespace attn::data;
@@ -104,6 +105,20 @@ TEST_CASE("data: read_tsv_corpus splits by source sentence, deterministically" *
     CHECK_THROWS_AS(read_tsv_corpus(sample, options), std::invalid_argument);
 }
 
+TEST_CASE("data: a tiny corpus keeps one pair in each split, or says how many are needed" * doctest::test_suite("common")) {
+    const TempFile three("attn_three_tsv", "a\tx\nb\ty\nc\tz\n");
+    const Corpus corpus = read_tsv_corpus(three.path);   // round(0.05 * 3) = 0, raised to 1
+    CHECK(corpus.train.size() == 1);
+    CHECK(corpus.validation.size() == 1);
+    CHECK(corpus.test.size() == 1);
+    const TempFile two("attn_two_tsv", "a\tx\nb\ty\na\tw\n");   // three pairs, two distinct sources
+    CHECK(read_error(two.path) == two.path.string() + ": 2 distinct source sentences; at least 3 are needed (one each for "
+                                                      "training, validation and test), and hundreds to learn anything");
+    TsvOptions no_validation;
+    no_validation.validation_fraction = 0;
+    CHECK(read_tsv_corpus(three.path, no_validation).validation.empty());   // a fraction of 0 stays 0
+}
+
 TEST_CASE("data: a malformed TSV line is a one-line error naming file:LINE" * doctest::test_suite("common")) {
     const std::vector<std::pair<std::string, std::string>> cases = {
         {"a\tb\nno tab here\n", ":2: no tab between source and target"},
@@ -132,6 +147,13 @@ TEST_CASE("data: an empty, missing or unreadable TSV file is an error naming it"
         CHECK(read_error(missing) == missing.string() + ": cannot open the file: it does not exist");
         const std::filesystem::path folder = std::filesystem::temp_directory_path();
         CHECK(read_error(folder).find(folder.string() + ": cannot open the file") == 0);
+    }
+    SUBCASE("a FIFO or a device is refused at once instead of hanging") {
+        const std::filesystem::path fifo = std::filesystem::temp_directory_path() / ("attn_fifo." + std::to_string(::getpid()));
+        REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+        CHECK(read_error(fifo) == fifo.string() + ": cannot open the file: it is not a regular file (a FIFO, socket or device); give a file");
+        std::filesystem::remove(fifo);
+        CHECK(read_error("/dev/zero").find("/dev/zero: cannot open the file: it is not a regular file") == 0);
     }
     SUBCASE("a file whose pairs are all too long says so") {
         const TempFile file("attn_long_tsv", "one two three\tun deux trois\n");

@@ -91,6 +91,8 @@ TEST_CASE("data: a vocabulary saved and loaded is the same" * doctest::test_suit
     std::filesystem::remove(path);
     CHECK(loaded.tokens() == vocab.tokens());
     CHECK(loaded.id(" ") == vocab.id(" "));
+    CHECK(vocab.text() == "<pad>\n<bos>\n<eos>\n<unk>\n\t\n \n0\n2\né\n年\n");   // what save() writes: ties in byte order
+    CHECK_THROWS_AS(Vocab::build({{"two\nlines"}}, 1).text(), std::invalid_argument);
     CHECK_THROWS_AS(Vocab::build({{"two\nlines"}}, 1).save(path), std::invalid_argument);
     CHECK_FALSE(std::filesystem::exists(path));
 }

@@ -9,7 +9,11 @@
 #include "tests/support/check_allclose.hpp"
 #include "tests/support/gradients.hpp"
 
+#include <csignal>
 #include <fstream>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 using attn::Var;
 using A = xt::xarray<double>;
@@ -216,5 +220,144 @@ TEST_CASE("nn: checkpoints save, load, and refuse what does not fit" * doctest::
     }
     CHECK_THROWS_WITH_AS(attn::load_checkpoint(saved, dir.string() + "_nope"), doctest::Contains("no such checkpoint folder"),
                          std::runtime_error);
+    std::filesystem::remove_all(dir);
+}
+
+namespace {
+// The names of the folder's siblings that start with "NAME.": the temporaries of a save.
+std::vector<std::string> leftovers_of(const std::filesystem::path& dir) {
+    std::vector<std::string> found;
+    for (const auto& sibling : std::filesystem::directory_iterator(dir.parent_path()))
+        if (sibling.path().filename().string().rfind(dir.filename().string() + ".", 0) == 0)
+            found.push_back(sibling.path().filename().string());
+    return found;
+}
+
+bool same_weights(const Model& a, const Model& b) {
+    return a.head.weight.value() == b.head.weight.value() && a.encoder.proj.weight.value() == b.encoder.proj.weight.value();
+}
+
+int kill_at_step = 0;
+void kill_here(int step) {
+    if (step == kill_at_step) ::raise(SIGKILL);
+}
+}  // namespace
+
+TEST_CASE("nn: a save never replaces what is not a checkpoint" * doctest::test_suite("common")) {
+    const std::filesystem::path dir = fresh_dir("not_a_checkpoint");
+    attn::Rng rng(3);
+    Model model(rng);
+    attn::write_text_atomically(dir / "exercise.cpp", "the learner's work\n");
+    CHECK_THROWS_WITH_AS(attn::save_checkpoint(model, dir), doctest::Contains("exists and is not a checkpoint"), std::runtime_error);
+    CHECK(attn::read_text(dir / "exercise.cpp") == "the learner's work\n");
+    CHECK(leftovers_of(dir).empty());
+    CHECK_THROWS_WITH_AS(attn::check_checkpoint_target(dir / "exercise.cpp"), doctest::Contains("it is a file"), std::runtime_error);
+    CHECK_THROWS_WITH_AS(attn::check_checkpoint_target("."), doctest::Contains("not '.' or '..'"), std::runtime_error);
+    CHECK_THROWS_WITH_AS(attn::check_checkpoint_target(dir / "exercise.cpp" / "ck"), doctest::Contains("a file, not a folder"),
+                         std::runtime_error);
+    attn::check_checkpoint_target(dir / "new" / "ck");   // a new folder, even two levels deep, is fine
+    std::filesystem::create_directories(dir / "empty");
+    attn::save_checkpoint(model, dir / "empty/");   // an empty folder is fine, with or without the slash
+    CHECK(attn::is_checkpoint_folder(dir / "empty"));
+    attn::save_checkpoint(model, dir / "empty");   // and so is a checkpoint, which is replaced
+    std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("nn: hostile or damaged checkpoints are refused with one line" * doctest::test_suite("common")) {
+    const std::filesystem::path dir = fresh_dir("hostile");
+    attn::Rng rng(3), other_rng(4);
+    Model saved(rng), loaded(other_rng);
+    attn::save_checkpoint(saved, dir);
+    const std::string manifest = attn::read_text(dir / "manifest.tsv");
+    const auto with_manifest = [&](const std::string& from, const std::string& to) {
+        std::string changed = manifest;
+        changed.replace(changed.find(from), from.size(), to);
+        attn::write_text_atomically(dir / "manifest.tsv", changed);
+    };
+    const auto refused = [&](const std::string& why) {
+        CHECK_THROWS_WITH_AS(attn::load_checkpoint(loaded, dir), doctest::Contains(why.c_str()), std::runtime_error);
+    };
+    SUBCASE("a file outside the folder") {
+        with_manifest("\thead.weight.npy", "\t/etc/passwd");
+        refused("'/etc/passwd' is not a plain file name inside the checkpoint folder");
+        with_manifest("\thead.weight.npy", "\t../head.weight.npy");
+        refused("'../head.weight.npy' is not a plain file name");
+    }
+    SUBCASE("a parameter listed twice") {
+        attn::write_text_atomically(dir / "manifest.tsv", manifest + "head.weight\t2,3\tfloat64\tencoder.proj.weight.npy\n");
+        refused("head.weight is listed twice in manifest.tsv");
+    }
+    SUBCASE("a symbolic link") {
+        std::filesystem::rename(dir / "head.weight.npy", dir.string() + "_head.npy");
+        std::filesystem::create_symlink(dir.string() + "_head.npy", dir / "head.weight.npy");
+        refused("head.weight.npy is a symbolic link");
+        std::filesystem::remove(dir.string() + "_head.npy");
+    }
+    SUBCASE("a dimension too large for any number type") {
+        with_manifest("head.weight\t2,3", "head.weight\t100000000000000000000000,3");
+        refused("bad or too large shape '100000000000000000000000,3'");
+    }
+    SUBCASE("an .npy header whose shape would need more memory than exists: refused before allocating") {
+        const auto forged = [&](const std::string& shape) {
+            std::string bytes = attn::read_text(dir / "head.weight.npy");
+            bytes.replace(bytes.find("(2, 3)"), 6, shape);
+            attn::write_text_atomically(dir / "forged.npy", bytes);
+        };
+        forged("(99999999999, 99999999999, 99999999999)");
+        CHECK_THROWS_WITH_AS(attn::read_npy<double>(dir / "forged.npy"), doctest::Contains("too large to hold in memory"),
+                             std::runtime_error);
+        forged("(1000000000000, 1)");   // 8 TB announced, a few bytes present
+        CHECK_THROWS_WITH_AS(attn::read_npy<double>(dir / "forged.npy"), doctest::Contains("needs 8000000000000 (truncated)"),
+                             std::runtime_error);
+        forged("(100000000000000000000000,)");
+        CHECK_THROWS_WITH_AS(attn::read_npy<double>(dir / "forged.npy"), doctest::Contains("malformed or too large shape"),
+                             std::runtime_error);
+    }
+    SUBCASE("NaN or infinite weights, named") {
+        Model diverged(rng);
+        diverged.head.weight.value()(1, 2) = std::nan("");
+        attn::save_checkpoint(diverged, dir);
+        refused("head.weight holds NaN or infinite values");
+        diverged.head.weight.value()(1, 2) = INFINITY;
+        attn::save_checkpoint(diverged, dir);
+        refused("head.weight holds NaN or infinite values");
+    }
+    SUBCASE("a FIFO instead of a file does not hang") {
+        std::filesystem::remove(dir / "head.weight.npy");
+        REQUIRE(::mkfifo((dir / "head.weight.npy").c_str(), 0600) == 0);
+        refused("not a regular file");
+        CHECK_THROWS_WITH_AS(attn::read_text(dir / "head.weight.npy"), doctest::Contains("not a regular file"), std::runtime_error);
+    }
+    std::filesystem::remove_all(dir);
+    std::filesystem::remove_all(dir.string() + "_head.npy");
+}
+
+TEST_CASE("nn: a save killed at any step leaves the whole old or the whole new checkpoint" * doctest::test_suite("common")) {
+    const std::filesystem::path dir = fresh_dir("killed");
+    attn::Rng rng_old(3), rng_new(4), rng_next(5), rng_read(6);
+    const Model old_model(rng_old), new_model(rng_new), next_model(rng_next);
+    for (int step = 1; step <= 7; ++step) {
+        CAPTURE(step);
+        attn::save_checkpoint(old_model, dir);
+        const pid_t child = ::fork();
+        REQUIRE(child >= 0);
+        if (child == 0) {   // the child saves the new model and is killed at `step`
+            kill_at_step = step;
+            attn::testing::after_save_step = kill_here;
+            attn::save_checkpoint(new_model, dir);
+            ::_exit(0);
+        }
+        int status = 0;
+        ::waitpid(child, &status, 0);
+        REQUIRE((WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL));
+        Model read(rng_read);
+        attn::load_checkpoint(read, dir);   // complete, whichever it is
+        CHECK(same_weights(read, step <= 5 ? old_model : new_model));
+        if (step < 7) CHECK_FALSE(leftovers_of(dir).empty());   // the killed save's temporaries ...
+        attn::save_checkpoint(next_model, dir);
+        CHECK(leftovers_of(dir).empty());                       // ... are gone after the next save
+        attn::load_checkpoint(read, dir);
+        CHECK(same_weights(read, next_model));
+    }
     std::filesystem::remove_all(dir);
 }

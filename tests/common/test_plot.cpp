@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include <sys/wait.h>
 #include <unistd.h>
 
 namespace fs = std::filesystem;
@@ -129,6 +130,31 @@ TEST_CASE("plot: a heatmap writes its script and data" * doctest::test_suite("co
         CHECK(script.find("set yrange [1.5:-0.5]") != std::string::npos);
     }
     SUBCASE("the figure is rendered when gnuplot is installed") { check_rendered(files); }
+}
+
+TEST_CASE("plot: two processes rendering one figure in one folder both succeed" * doctest::test_suite("common")) {
+    if (!attn::plot::gnuplot_available()) return;
+    const TempDir dir;
+    const attn::plot::Heatmap map = small_heatmap();
+    std::vector<pid_t> children;
+    for (int child = 0; child < 2; ++child) {
+        const pid_t pid = ::fork();
+        REQUIRE(pid >= 0);
+        if (pid == 0) {   // each renders the same figure 4 times; exit code 1 if one was not rendered
+            bool all = true;
+            for (int k = 0; k < 4; ++k) all = attn::plot::save(map, dir.path, "shared").rendered && all;
+            ::_exit(all ? 0 : 1);
+        }
+        children.push_back(pid);
+    }
+    for (const pid_t pid : children) {
+        int status = 0;
+        ::waitpid(pid, &status, 0);
+        CHECK((WIFEXITED(status) && WEXITSTATUS(status) == 0));
+    }
+    CHECK(slurp(dir.path / "shared.png").rfind("\x89PNG\r\n\x1a\n", 0) == 0);
+    for (const fs::directory_entry& entry : fs::directory_iterator(dir.path))   // no render's own files left
+        CHECK(entry.path().filename().string().find(".render") == std::string::npos);
 }
 
 TEST_CASE("plot: a line plot writes one data block per series" * doctest::test_suite("common")) {
