@@ -7,7 +7,7 @@
 
 namespace attn::ch02 {
 
-Alignment align(BahdanauSeq2Seq<float>& model, const ch01::Task& task, const data::Pair& pair, const std::string& title) {
+Alignment align(AttentionSeq2Seq<float>& model, const ch01::Task& task, const data::Pair& pair, const std::string& title) {
     const NoGradGuard no_grad;
     const bool was_training = model.training();
     model.eval();

@@ -13,7 +13,7 @@ struct Alignment {
 };
 
 // Translates one pair's source greedily, recording alpha_t at every step.
-Alignment align(BahdanauSeq2Seq<float>& model, const ch01::Task& task, const data::Pair& pair, const std::string& title);
+Alignment align(AttentionSeq2Seq<float>& model, const ch01::Task& task, const data::Pair& pair, const std::string& title);
 
 // The shortest test pair whose source contains `phrase` (a token sequence), or the first
 // test pair of about `fallback_length` tokens if none does.

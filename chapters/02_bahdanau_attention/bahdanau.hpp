@@ -21,8 +21,17 @@ struct ModelOutput {
 template <class T>
 using AttentionDecodeStep = std::function<ModelOutput<T>(const IndexVector& previous_tokens)>;
 
+// A sequence-to-sequence model whose decoder attends: its decoding steps also return where
+// they looked, which alignment heatmaps draw. Chapter 03's Luong decoder is one too.
 template <class T>
-class BahdanauSeq2Seq : public ch01::Seq2SeqModel<T> {
+class AttentionSeq2Seq : public ch01::Seq2SeqModel<T> {
+public:
+    // Greedy decoding one step at a time, each step returning {logits, alpha_t}.
+    virtual AttentionDecodeStep<T> attention_decoder(const IndexMatrix& source, const IndexVector& source_lens) = 0;
+};
+
+template <class T>
+class BahdanauSeq2Seq : public AttentionSeq2Seq<T> {
 public:
     // sizes.hidden is used for the encoder, the decoder and the attention's hidden space.
     BahdanauSeq2Seq(const ch01::ModelSizes& sizes, Rng& rng);
@@ -30,7 +39,7 @@ public:
     ModelOutput<T> forward_with_weights(const data::Batch& batch);
     Var<T> forward(const data::Batch& batch) override { return forward_with_weights(batch).logits; }
     // Greedy decoding one step at a time, each step returning {logits, alpha_t}.
-    AttentionDecodeStep<T> attention_decoder(const IndexMatrix& source, const IndexVector& source_lens);
+    AttentionDecodeStep<T> attention_decoder(const IndexMatrix& source, const IndexVector& source_lens) override;
     // The same steps for the shared decoding loop, which only needs the logits.
     ch01::DecodeStep<T> decoder(const IndexMatrix& source, const IndexVector& source_lens) override;
     ch01::ModelSizes sizes() const override { return sizes_; }

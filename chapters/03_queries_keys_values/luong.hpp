@@ -23,14 +23,14 @@ LuongScore parse_luong_score(const std::string& name);   // "dot" or "general"; 
 std::string to_string(LuongScore score);
 
 template <class T>
-class LuongSeq2Seq : public ch01::Seq2SeqModel<T> {
+class LuongSeq2Seq : public ch02::AttentionSeq2Seq<T> {
 public:
     LuongSeq2Seq(const ch01::ModelSizes& sizes, LuongScore score, Rng& rng);
     // Teacher forcing with the weights of every step: logits (batch, T, vocab), weights (batch, T, S).
     ch02::ModelOutput<T> forward_with_weights(const data::Batch& batch);
     Var<T> forward(const data::Batch& batch) override { return forward_with_weights(batch).logits; }
     // Greedy decoding one step at a time, each step returning {logits (batch, vocab), alpha_t (batch, S)}.
-    ch02::AttentionDecodeStep<T> attention_decoder(const IndexMatrix& source, const IndexVector& source_lens);
+    ch02::AttentionDecodeStep<T> attention_decoder(const IndexMatrix& source, const IndexVector& source_lens) override;
     ch01::DecodeStep<T> decoder(const IndexMatrix& source, const IndexVector& source_lens) override;
     ch01::ModelSizes sizes() const override { return sizes_; }
     LuongScore score() const { return score_; }
