@@ -40,6 +40,8 @@ TEST_CASE("02 worked example: three keys, by hand" * doctest::test_suite("ch02")
 
     SUBCASE("the rounded numbers printed in the lesson") {
         CHECK_ALLCLOSE((A{e1, e2, e3}), (A{1.9281, 0.0, 1.5232}), 0.0, 5e-5);
+        CHECK_ALLCLOSE((A{std::exp(e1), std::exp(e3), total, std::exp(e1) + std::exp(e2)}),
+                       (A{6.876, 4.587, 12.463, 7.876}), 0.0, 5e-4);
         CHECK_ALLCLOSE(alpha, (A{0.5517, 0.0802, 0.3680}), 0.0, 5e-5);
         CHECK_ALLCLOSE(context, (A{0.9198, 0.4483}), 0.0, 5e-5);
     }
