@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <sstream>
 #include <stdexcept>
+#include <vector>
 
 namespace attn::plot {
 namespace {
@@ -73,18 +74,27 @@ std::pair<double, double> positive_range(const LinePlot& plot, bool y) {
     return hi > 0 ? std::make_pair(lo, hi) : std::make_pair(0.0, 0.0);
 }
 
-// gnuplot labels only the powers of ten on a log axis; over fewer than four decades the
-// 1-2-5 steps between them are worth labelling too.
+// gnuplot labels only the powers of ten on a log axis, which leaves a short range (a loss
+// going from 5.8 to 3.1, say) with one label or none. Over fewer than four decades we label
+// the 1-2-5 steps, or finer steps until at least four labels fall inside the data.
 std::string log_tics(const char* axis, double lo, double hi) {
     if (!(lo > 0) || !(hi > lo) || hi / lo > 1e4) return "";
-    std::string list;
     const int first = static_cast<int>(std::floor(std::log10(lo)));
     const int last = static_cast<int>(std::ceil(std::log10(hi)));
-    for (int e = first; e <= last; ++e)
-        for (const double m : {1.0, 2.0, 5.0}) {
-            const double v = m * std::pow(10.0, e);
-            if (v >= lo / 1.05 && v <= hi * 1.05) list += std::string(list.empty() ? "" : ", ") + number(v);
-        }
+    const std::vector<std::vector<double>> steps = {
+        {1, 2, 5}, {1, 2, 3, 5}, {1, 1.5, 2, 3, 4, 5, 6, 7, 8}, {1, 1.2, 1.4, 1.6, 1.8, 2, 2.5, 3, 3.5, 4, 4.5, 5, 6, 7, 8, 9}};
+    std::vector<double> chosen;
+    for (const std::vector<double>& mantissas : steps) {
+        chosen.clear();
+        for (int e = first; e <= last; ++e)
+            for (const double m : mantissas) {
+                const double v = m * std::pow(10.0, e);
+                if (v >= lo / 1.05 && v <= hi * 1.05) chosen.push_back(v);
+            }
+        if (chosen.size() >= 4) break;
+    }
+    std::string list;
+    for (const double v : chosen) list += std::string(list.empty() ? "" : ", ") + number(v);
     return list.empty() ? "" : std::string("set ") + axis + "tics add (" + list + ")\n";
 }
 

@@ -5,6 +5,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <filesystem>
@@ -181,6 +182,26 @@ TEST_CASE("plot: a line plot writes one data block per series" * doctest::test_s
         CHECK(script.find("set logscale y") != std::string::npos);
     }
     SUBCASE("the figure is rendered when gnuplot is installed") { check_rendered(files); }
+}
+
+TEST_CASE("plot: a log axis over a short range still gets at least four labelled ticks" * doctest::test_suite("common")) {
+    const TempDir dir;
+    attn::plot::LinePlot plot;
+    plot.title = "Loss";
+    plot.log_y = true;
+    // A quick run's loss: 5.8 down to 3.1, less than one decade. gnuplot alone would label
+    // only a power of ten (none falls inside), and the 1-2-5 steps give only 5.
+    plot.series = {{"train", {0, 1, 2, 3}, {5.8, 4.6, 3.7, 3.1}, false}};
+    const std::string script = slurp(attn::plot::save(plot, dir.path, "short").script);
+    const std::size_t at = script.find("set ytics add (");
+    REQUIRE(at != std::string::npos);
+    const std::string list = script.substr(at, script.find(')', at) - at);
+    CHECK(std::count(list.begin(), list.end(), ',') >= 3);   // four ticks or more
+    CHECK(list.find("(3, 4, 5, 6") != std::string::npos);
+
+    plot.series = {{"train", {0, 1, 2}, {5.85, 0.5, 0.04}, false}};   // two decades: 1-2-5 steps are enough
+    const std::string wide = slurp(attn::plot::save(plot, dir.path, "wide").script);
+    CHECK(wide.find("set ytics add (0.05, 0.1, 0.2, 0.5, 1, 2, 5)") != std::string::npos);
 }
 
 TEST_CASE("plot: a region plot writes the grid, the points and the class names" * doctest::test_suite("common")) {
