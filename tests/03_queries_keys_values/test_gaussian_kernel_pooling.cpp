@@ -20,14 +20,6 @@ attn::ch03::Attention<double> pool(const A& queries, const A& keys, const A& val
 }  // namespace
 
 TEST_CASE("03.1 gaussian_kernel_pooling" * doctest::test_suite("ch03")) {
-    PROPERTY("a case worked by hand: keys 0, 1, 2 seen from x = 0 with w = 2") {
-        // scores -((0 - x_i) * 2)^2 / 2 = 0, -2, -8: the nearest key scores highest
-        const auto result = pool(A{0.0}, A{0.0, 1.0, 2.0}, A{0.0, 1.0, 4.0}, 2.0, false);
-        const double z = 1 + std::exp(-2.0) + std::exp(-8.0);
-        const A weights = {{1 / z, std::exp(-2.0) / z, std::exp(-8.0) / z}};
-        CHECK_ALLCLOSE(result.weights.value(), weights, 1e-14, 0.0);
-        CHECK_ALLCLOSE(result.output.value(), A{(std::exp(-2.0) + 4 * std::exp(-8.0)) / z}, 1e-14, 0.0);
-    };
     PROPERTY("the nearest key gets the most weight, and a larger w makes the kernel narrower") {
         const A keys = {0.0, 1.0, 2.0, 3.0}, values = {1.0, 2.0, 3.0, 4.0};
         const A wide = pool(A{1.2}, keys, values, 0.5, false).weights.value();
@@ -35,6 +27,19 @@ TEST_CASE("03.1 gaussian_kernel_pooling" * doctest::test_suite("ch03")) {
         CHECK(xt::argmax(xt::view(wide, 0, xt::all()))() == 1);
         CHECK(narrow(0, 1) > wide(0, 1));
         CHECK(narrow(0, 3) < wide(0, 3));
+    };
+    PROPERTY("w multiplies the distance before it is squared: keys 0 and 1 from x = 0 with w = 3 score 0 and -4.5") {
+        const A weights = pool(A{0.0}, A{0.0, 1.0}, A{5.0, 7.0}, 3.0, false).weights.value();
+        const double z = 1 + std::exp(-4.5);
+        CHECK_ALLCLOSE(weights, golden03::t2({{1 / z, std::exp(-4.5) / z}}), 1e-14, 0.0);
+    };
+    PROPERTY("a case worked by hand: keys 0, 1, 2 seen from x = 0 with w = 2") {
+        // scores -((0 - x_i) * 2)^2 / 2 = 0, -2, -8: the nearest key scores highest
+        const auto result = pool(A{0.0}, A{0.0, 1.0, 2.0}, A{0.0, 1.0, 4.0}, 2.0, false);
+        const double z = 1 + std::exp(-2.0) + std::exp(-8.0);
+        const A weights = {{1 / z, std::exp(-2.0) / z, std::exp(-8.0) / z}};
+        CHECK_ALLCLOSE(result.weights.value(), weights, 1e-14, 0.0);
+        CHECK_ALLCLOSE(result.output.value(), A{(std::exp(-2.0) + 4 * std::exp(-8.0)) / z}, 1e-14, 0.0);
     };
     PROPERTY("leave-one-out: each training point gives itself exactly zero weight") {
         const A keys = golden03::load("nw_keys");

@@ -8,6 +8,9 @@ using attn::ch03::Mask;
 using Ids = xt::xarray<std::int64_t>;
 
 TEST_CASE("03.3 length_mask" * doctest::test_suite("ch03")) {
+    PROPERTY("the mask runs along the keys: a full-length sentence blocks nothing, however many queries it has") {
+        CHECK_FALSE(xt::any(attn::ch03::length_mask(Ids{2}, 4, 2)));
+    };
     PROPERTY("positions count from 0: a length of 2 leaves keys 0 and 1 visible") {
         const Mask blocked = attn::ch03::length_mask(Ids{2}, 1, 4);
         REQUIRE(blocked.shape() == std::vector<std::size_t>{1, 1, 4});

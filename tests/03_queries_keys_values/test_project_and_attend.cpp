@@ -34,6 +34,25 @@ struct GoldenLayer {
 }  // namespace
 
 TEST_CASE("03.5 project_and_attend" * doctest::test_suite("ch03")) {
+    PROPERTY("the values go through W_v: one key returns W_v v") {
+        attn::Rng rng(1);
+        attn::ch03::AttentionLayer<double> layer({1, 1, 1, 1, 1}, rng);
+        layer.W_v.weight.value() = golden03::t2({{3.0}});
+        const auto result = attn::ch03::project_and_attend(layer, attn::constant<double>(golden03::t3({{{1.0}}})),
+                                                           attn::constant<double>(golden03::t3({{{1.0}}})),
+                                                           attn::constant<double>(golden03::t3({{{2.0}}})));
+        CHECK_ALLCLOSE(result.output.value(), golden03::t3({{{6.0}}}), 1e-15, 0.0);
+    };
+    PROPERTY("the keys go through W_k, not W_q: W_q = 1 and W_k = 0 make every key score 0 (uniform weights)") {
+        attn::Rng rng(1);
+        attn::ch03::AttentionLayer<double> layer({1, 1, 1, 1, 1}, rng);
+        layer.W_q.weight.value() = golden03::t2({{1.0}});
+        layer.W_k.weight.value() = golden03::t2({{0.0}});
+        const auto result = attn::ch03::project_and_attend(layer, attn::constant<double>(golden03::t3({{{1.0}}})),
+                                                           attn::constant<double>(golden03::t3({{{1.0}, {5.0}}})),
+                                                           attn::constant<double>(golden03::t3({{{1.0}, {2.0}}})));
+        CHECK_ALLCLOSE(result.weights.value(), golden03::t3({{{0.5, 0.5}}}), 1e-15, 0.0);
+    };
     PROPERTY("a case worked by hand: the queries are compared with W_k keys, the output is made of W_v values") {
         // d_k = d_v = 1: q' = 2 * 1 = 2, k' = 1 * [1, 0] = [1, 0], scores 2 / sqrt(1) = [2, 0];
         // v' = 3 * [1, 2] = [3, 6]; output = (3 e^2 + 6) / (e^2 + 1)

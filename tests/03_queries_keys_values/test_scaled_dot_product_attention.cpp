@@ -32,6 +32,23 @@ TEST_CASE("03.2 scaled_dot_product_attention" * doctest::test_suite("ch03")) {
     const A queries = golden03::load("sdpa_queries"), keys = golden03::load("sdpa_keys");
     const A values = golden03::load("sdpa_values");
 
+    PROPERTY("the values pass through unscaled: a query with one key returns that key's value exactly") {
+        const Var<double> q = attn::constant<double>(golden03::t3({{{1.0, 2.0, 3.0, 4.0}}}));
+        const Var<double> k = attn::constant<double>(golden03::t3({{{0.5, -1.0, 2.0, 0.0}}}));
+        const Var<double> v = attn::constant<double>(golden03::t3({{{3.0, -7.0}}}));
+        CHECK_ALLCLOSE(attn::ch03::scaled_dot_product_attention(q, k, v).output.value(), golden03::t3({{{3.0, -7.0}}}), 0.0, 0.0);
+    };
+    PROPERTY("the scores are Q K^T, queries along the rows: 3 queries over 5 keys give (batch, 3, 5) weights") {
+        const auto result = attn::ch03::scaled_dot_product_attention(
+            attn::constant<double>(queries), attn::constant<double>(keys), attn::constant<double>(values));
+        REQUIRE_SHAPE(result.weights.shape(), {2, 3, 5});
+        REQUIRE_SHAPE(result.output.shape(), {2, 3, 3});
+    };
+    PROPERTY("the softmax runs along the keys: without a mask, each query's weights sum to 1") {
+        const A w = attn::ch03::scaled_dot_product_attention(attn::constant<double>(queries), attn::constant<double>(keys),
+                                                             attn::constant<double>(values)).weights.value();
+        CHECK_ALLCLOSE(xt::sum(w, {2}), xt::ones<double>({2, 3}), 1e-12, 1e-12);
+    };
     PROPERTY("a case worked by hand: q.k = 2 and 0 in d = 4, scaled by 1/sqrt(4), give softmax([1, 0])") {
         // weights e / (e + 1) = 0.7311 and 1 / (e + 1) = 0.2689; values [1, 0] and [0, 1]
         const Var<double> q = attn::constant<double>(golden03::t3({{{2.0, 0.0, 0.0, 0.0}}}));
