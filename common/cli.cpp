@@ -3,6 +3,7 @@
 
 #include "common/files.hpp"
 #include "common/runtime.hpp"
+#include "common/summary.hpp"
 #include "common/tensor.hpp"
 
 #include <cerrno>
@@ -168,6 +169,10 @@ std::string CommandLine::help() const {
     return text.str();
 }
 
+std::string code_name(const RunSettings& settings) {
+    return settings.variant == "mine" ? "your code" : "reference code";
+}
+
 void add_standard_flags(CommandLine& cli, RunSettings& settings, const std::string& chapter_dir) {
     cli.flag("quick", &settings.quick, "small, fast settings (what CI and `course demo` run)");
     cli.option("steps", &settings.steps, "training steps (default: the chapter's, smaller with --quick)", 1, max_steps);
@@ -180,7 +185,7 @@ void finish_standard_flags(const CommandLine& cli, RunSettings& settings, const 
     const std::string& program = cli.program();
     const bool mine = program.size() >= 5 && program.compare(program.size() - 5, 5, "_mine") == 0;
     settings.variant = mine ? "mine" : "reference";
-    if (settings.out.empty()) settings.out = mine ? "out/mine/" + chapter_dir : "out/" + chapter_dir;
+    if (settings.out.empty()) settings.out = default_out_dir(chapter_dir, mine).string();   // from the course's folder
     if (!cli.given("steps")) settings.steps = settings.quick ? quick_steps : default_steps;
     try {
         check_writable_folder(settings.out, "--out");   // now, not after minutes of training

@@ -73,6 +73,9 @@ struct RunSettings {
 
 // The most --steps a run accepts: ten million steps are days of training on a laptop.
 constexpr int max_steps = 10'000'000;
+// Whose code the run uses, for the first line of a chapter's output: "reference code" or
+// "your code" (a learner's build, --mine).
+std::string code_name(const RunSettings& settings);
 
 // Binds --quick, --steps, --seed and --out. `chapter_dir` is e.g. "00_foundations".
 void add_standard_flags(CommandLine& cli, RunSettings& settings, const std::string& chapter_dir);

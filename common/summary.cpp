@@ -101,22 +101,121 @@ std::filesystem::path Summary::finish(const std::filesystem::path& dir, double s
     return path;
 }
 
-std::map<std::string, std::string> read_summary(const std::filesystem::path& path) {
-    std::map<std::string, std::string> values;
-    std::istringstream lines(read_text(path));
+Ranges rows_for(const RangeTable& table, const std::string& settings) {
+    Ranges rows;
+    for (const ExpectedRange& row : table)
+        if (row.settings == settings) rows.emplace(row.metric, row);
+    return rows;
+}
+
+std::string ranges_markdown(const RangeTable& table) {
+    std::ostringstream text;
+    text << "| metric | settings | range | untrained model |\n|---|---|---|---|\n";
+    const auto number = [](double value) {
+        char formatted[32];
+        std::snprintf(formatted, sizeof formatted, "%.3g", value);
+        return std::string(formatted);
+    };
+    for (const ExpectedRange& row : table)
+        text << "| " << row.metric << " | " << row.settings << " | " << number(row.lo) << " to " << number(row.hi) << " | "
+             << number(row.untrained) << " |\n";
+    return text.str();
+}
+
+void add_metric(Summary& summary, const Ranges& ranges, const std::string& key, const std::string& label, double value) {
+    const auto found = ranges.find(key);
+    if (found == ranges.end()) summary.metric(key, label, value);
+    else summary.metric(key, label, value, found->second.lo, found->second.hi);
+}
+
+SavedSummary::SavedSummary(const std::filesystem::path& path) : path_(path) {
+    std::string json;
+    try {
+        json = read_text(path);
+    } catch (const std::runtime_error& error) {
+        throw InputError(error.what());
+    }
+    std::istringstream lines(json);
     static const std::regex setting(R"re(^\s*"([^"]+)": (.*?),?$)re");
     static const std::regex metric(R"re(^\s*"([^"]+)": \{"value": ([^,]+),)re");
     std::smatch match;
     for (std::string line; std::getline(lines, line);) {
         if (std::regex_search(line, match, metric)) {
-            values[match[1]] = match[2];
+            values_[match[1]] = match[2];
         } else if (std::regex_search(line, match, setting) && match[2] != "{") {
             std::string value = match[2];
             if (value.size() >= 2 && value.front() == '"') value = value.substr(1, value.size() - 2);
-            values[match[1]] = value;
+            values_[match[1]] = value;
         }
     }
-    return values;
+}
+
+bool SavedSummary::has(const std::string& key) const {
+    const auto found = values_.find(key);
+    return found != values_.end() && found->second != "null";
+}
+
+const std::string& SavedSummary::text(const std::string& key) const {
+    const auto found = values_.find(key);
+    if (found == values_.end())
+        throw InputError(path_.string() + ": no \"" + key + "\" in this summary; run its chapter again to rewrite it");
+    if (found->second == "null")
+        throw InputError(path_.string() + ": \"" + key + "\" is null (not a number); run its chapter again to rewrite it");
+    return found->second;
+}
+
+double SavedSummary::number(const std::string& key) const {
+    const std::string& value = text(key);
+    std::size_t used = 0;
+    double number = 0;
+    try {
+        number = std::stod(value, &used);
+    } catch (const std::logic_error&) {
+        used = 0;
+    }
+    if (used != value.size() || value.empty())
+        throw InputError(path_.string() + ": \"" + key + "\" is '" + value + "', not a number; run its chapter again to rewrite it");
+    return number;
+}
+
+namespace {
+bool is_course_root(const std::filesystem::path& dir) {
+    std::error_code error;
+    return std::filesystem::is_regular_file(dir / "course", error) && std::filesystem::is_directory(dir / "chapters", error);
+}
+
+std::filesystem::path find_upwards(std::filesystem::path dir) {
+    for (; !dir.empty(); dir = dir.parent_path()) {
+        if (is_course_root(dir)) return dir;
+        if (dir == dir.parent_path()) break;
+    }
+    return {};
+}
+}  // namespace
+
+std::filesystem::path course_root() {
+    std::error_code error;
+    const std::filesystem::path program = std::filesystem::read_symlink("/proc/self/exe", error);
+    if (!error) {
+        const std::filesystem::path found = find_upwards(program.parent_path());
+        if (!found.empty()) return found;
+    }
+    const std::filesystem::path here = std::filesystem::current_path(error);
+    if (!error) {
+        const std::filesystem::path found = find_upwards(here);
+        if (!found.empty()) return found;
+    }
+    return ".";
+}
+
+std::filesystem::path default_out_dir(const std::string& chapter_dir, bool mine) {
+    const std::filesystem::path root = course_root();
+    const std::filesystem::path folder = root / "out" / (mine ? "mine/" + chapter_dir : chapter_dir);
+    // Relative when started inside the course's folder ("out/...", "../out/..."), else absolute.
+    std::error_code error;
+    const std::filesystem::path inside = std::filesystem::proximate(std::filesystem::current_path(error), root, error);
+    if (error || (!inside.empty() && *inside.begin() == "..")) return std::filesystem::absolute(folder, error);
+    return std::filesystem::proximate(folder, error);
 }
 
 }  // namespace attn

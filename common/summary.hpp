@@ -45,10 +45,52 @@ private:
     std::vector<Metric> metrics_;
 };
 
-// Reads back what Summary::finish wrote: every top-level setting ("task" -> "dates") and
-// every metric's value ("test_bleu" -> "0.93"), as text. Throws std::runtime_error naming
-// the file if it cannot be read. (Not a general JSON parser: it reads this format only.)
-std::map<std::string, std::string> read_summary(const std::filesystem::path& path);
+// One row of a chapter's table of expected results: where `metric` lands for a correct
+// implementation run at the course's default `settings`, measured over several seeds, and
+// what an untrained model scores there. The range starts above the untrained value, so a
+// model that learned nothing is never reported as correct.
+struct ExpectedRange {
+    std::string metric;     // a summary key: "test_bleu"
+    std::string settings;   // the run: "translation", "translation --quick", "dates", ...
+    double lo, hi;
+    double untrained;
+};
+using RangeTable = std::vector<ExpectedRange>;
+using Ranges = std::map<std::string, ExpectedRange>;   // metric -> its row, for one run's settings
+
+// The rows of `table` for `settings`, by metric.
+Ranges rows_for(const RangeTable& table, const std::string& settings);
+// The table in markdown, for the lessons: | metric | settings | range | untrained model |
+std::string ranges_markdown(const RangeTable& table);
+// Adds a metric to the summary with its range if `ranges` has one, without otherwise.
+void add_metric(Summary& summary, const Ranges& ranges, const std::string& key, const std::string& label, double value);
+
+// A summary.json read back: every top-level setting ("task" -> "dates") and every metric's
+// value ("test_bleu" -> "0.93"), as text. Asking for a key the file lacks, or one recorded
+// as null, throws a one-line InputError naming the file and the key: a later chapter never
+// mistakes a missing number for 0. (Not a general JSON parser: it reads this format only.)
+class SavedSummary {
+public:
+    // Throws InputError naming the file if it cannot be read.
+    explicit SavedSummary(const std::filesystem::path& path);
+
+    bool has(const std::string& key) const;            // present and not null
+    const std::string& text(const std::string& key) const;
+    double number(const std::string& key) const;
+    const std::filesystem::path& path() const { return path_; }
+
+private:
+    std::filesystem::path path_;
+    std::map<std::string, std::string> values_;        // null is kept as "null"
+};
+
+// The course's folder (the one holding the `course` script and chapters/): found from the
+// running program's location, else from the working directory upwards, else ".". Saved runs
+// are looked up from here, so a chapter finds an earlier chapter's run wherever it is started.
+std::filesystem::path course_root();
+// out/NN_topic, or out/mine/NN_topic for the learner's code, under the course's folder and
+// written relative to the working directory ("out/01_encoder_decoder" when run from the root).
+std::filesystem::path default_out_dir(const std::string& chapter_dir, bool mine);
 
 // JSON text for a string (quotes and escapes) and for a number (null if not finite).
 std::string json_string(const std::string& text);

@@ -54,7 +54,7 @@ int run(int argc, char** argv) {
     Summary summary("00_foundations", settings.run);
     const Stopwatch clock;
 
-    std::cout << "Chapter 00: foundations (" << settings.run.variant << " code, seed " << settings.run.seed << ")\n";
+    std::cout << "Chapter 00: foundations (" << code_name(settings.run) << ", seed " << settings.run.seed << ")\n";
 
     // ---- 1. Softmax turns scores into probabilities; the temperature sets how sharp.   (0.1), (0.3)
     const std::vector<std::string> tokens = {"cat", "dog", "fox", "car", "sky"};

@@ -13,6 +13,19 @@
 
 namespace attn::ch01 {
 
+// The training steps a chapter runs by default, per task and mode: chapter 02's attention
+// model costs about twice as much per step as chapter 01's, so each chapter sets its own.
+struct DefaultSteps {
+    int translation, dates;                  // the default runs
+    int translation_quick, dates_quick;      // --quick
+};
+// The steps of `defaults` for a generated task (translation or dates; a TSV corpus counts
+// as translation) in normal or --quick mode.
+// Chapter 01's budget (chapter 02 compares with chapter 01 run at it).
+constexpr DefaultSteps chapter01_steps{3000, 1000, 200, 150};
+
+int default_steps(const DefaultSteps& defaults, const std::string& task, bool has_data, bool quick);
+
 struct AppSettings {
     RunSettings run;
     std::string task = "translation";   // or "dates"
@@ -22,21 +35,30 @@ struct AppSettings {
     std::string save, load, translate;
     int embedding = 0;                  // 0: the task's default
     int hidden = 128;
-    double lr = 3e-3;
+    // Adam's learning rate starts high to cover ground fast, then decays (a cosine) to
+    // lr * lr_end by the last step, so the loss settles on its plateau instead of jittering.
+    double lr = 1.5e-2;
+    double lr_end = 0.01;
     int batch = 64;
     bool measured_defaults = false;     // every setting that shapes the result is the course's default
+    bool steps_given = false;           // --steps was on the command line
+    bool print_ranges = false;          // --ranges: print the chapter's table of expected results and stop
 };
 
 // Binds the flags every seq2seq chapter shares.
 void add_seq2seq_flags(CommandLine& cli, AppSettings& settings, const std::string& chapter_dir);
 // Fills in defaults that depend on the task (steps, embedding size) and checks the values,
 // outputs included (check_before_training), so that nothing fails after training.
-void finish_seq2seq_flags(const CommandLine& cli, AppSettings& settings, const std::string& chapter_dir);
+void finish_seq2seq_flags(const CommandLine& cli, AppSettings& settings, const std::string& chapter_dir,
+                          const DefaultSteps& steps);
 // Refuses, before any work, flags that would be ignored (--swap or --level without --data,
 // --task with it), a blank --translate, a corpus that is not a regular file, and a --save
 // that is not a new folder, an empty one or a checkpoint (or that holds --out): UsageError or
 // InputError, exit code 2. (--out itself is checked by finish_standard_flags.)
 void check_before_training(const CommandLine& cli, const AppSettings& settings);
+
+// ", cosine decay to 0.0003" when the learning rate decays, "" when it is constant.
+std::string learning_rate_decay(const AppSettings& settings);
 
 ModelSizes model_sizes(const AppSettings& settings, const Task& task);
 TrainConfig train_config(const AppSettings& settings, const std::string& label);
@@ -52,21 +74,15 @@ void load_model(Seq2SeqModel<T>& model, const Task& task, const AppSettings& set
 template <class T>
 std::vector<std::string> translate_sentence(Seq2SeqModel<T>& model, const Task& task, const std::string& sentence);
 
-// Records the settings that decide a run's result (task, data, sizes, steps, seed, ...), so
-// that a later chapter can tell whether a saved summary.json came from the same settings.
-void record_settings(const AppSettings& settings, const Task& task, Summary& summary);
-// True when `saved` (read_summary of a summary.json) holds the same recorded settings.
-bool same_settings(const std::map<std::string, std::string>& saved, const AppSettings& settings, const Task& task);
+// The settings that decide a run's result (task, data, sizes, steps, seed, ...), as recorded
+// in summary.json, so that a later chapter can tell whether a saved run used the same ones.
+std::map<std::string, std::string> decisive_settings(const AppSettings& settings, const Task& task);
 
-// What a correct implementation reaches at the course's default settings, measured over
-// seeds (see the lessons): metric key -> [lo, hi]. Empty for other settings.
-using Ranges = std::map<std::string, std::pair<double, double>>;
-Ranges expected_ranges(const std::string& chapter, const AppSettings& settings, const Task& task);
-// Adds a metric to the summary with its range if `ranges` has one, without otherwise.
-void add_metric(Summary& summary, const Ranges& ranges, const std::string& key, const std::string& label, double value);
+// The expected results of a chapter's default runs, looked up for these settings: empty
+// unless every setting that shapes the result is the course's default.
+Ranges ranges_for(const RangeTable& table, const AppSettings& settings, const Task& task);
 
-// Prints the scores by bucket and records them in the summary under `prefix`.
-void report_buckets(const Evaluation& evaluation, const std::string& prefix, Summary& summary);
-
+// Prints the scores by bucket ("n/a" for an empty bucket) and the whole test set.
+void print_buckets(const Evaluation& evaluation);
 
 }  // namespace attn::ch01

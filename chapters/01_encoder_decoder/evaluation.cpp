@@ -25,19 +25,28 @@ std::vector<std::vector<std::string>> translate(Seq2SeqModel<T>& model, const Ta
     return outputs;
 }
 
+std::vector<Bucket> length_buckets(const Task& task) {
+    std::vector<Bucket> buckets;
+    std::size_t lowest = 1;
+    for (const std::size_t edge : task.bucket_edges) {
+        buckets.push_back({std::to_string(lowest) + "-" + std::to_string(edge), lowest, edge});
+        lowest = edge + 1;
+    }
+    return buckets;
+}
+
 template <class T>
 Evaluation evaluate(Seq2SeqModel<T>& model, const Task& task, const std::vector<data::Pair>& pairs) {
     Evaluation result;
     result.hypotheses = translate(model, task, pairs);
+    result.count = pairs.size();
     result.overall = metrics::score_all(result.hypotheses, data::target_sentences(pairs));
-    std::vector<std::size_t> lower = {1};
-    for (const std::size_t edge : task.bucket_edges) lower.push_back(edge + 1);
-    for (std::size_t k = 0; k < task.bucket_edges.size(); ++k) {
+    for (const Bucket& range : length_buckets(task)) {
         BucketScores bucket;
-        bucket.label = std::to_string(lower[k]) + "-" + std::to_string(task.bucket_edges[k]);
+        bucket.label = range.label;
         std::vector<std::vector<std::string>> hypotheses, references;
         for (std::size_t i = 0; i < pairs.size(); ++i)
-            if (pairs[i].source.size() >= lower[k] && pairs[i].source.size() <= task.bucket_edges[k]) {
+            if (pairs[i].source.size() >= range.lowest && pairs[i].source.size() <= range.highest) {
                 hypotheses.push_back(result.hypotheses[i]);
                 references.push_back(pairs[i].target);
             }

@@ -11,12 +11,13 @@ namespace attn::ch01 {
 
 struct BucketScores {
     std::string label;          // "31-40"
-    std::size_t count = 0;      // sentences in the bucket
-    metrics::Scores scores;     // BLEU, token accuracy, exact match
+    std::size_t count = 0;      // sentences in the bucket; 0: no scores (shown as n/a)
+    metrics::Scores scores{};   // BLEU, token accuracy, exact match
 };
 
 struct Evaluation {
-    metrics::Scores overall;
+    std::size_t count = 0;      // sentences scored
+    metrics::Scores overall{};
     std::vector<BucketScores> buckets;
     std::vector<std::vector<std::string>> hypotheses;   // one per pair, in order
 };
@@ -25,6 +26,13 @@ struct Evaluation {
 template <class T>
 std::vector<std::vector<std::string>> translate(Seq2SeqModel<T>& model, const Task& task,
                                                 const std::vector<data::Pair>& pairs);
+
+// The length buckets of a task: labels "1-10", "11-20", ... with their bounds.
+struct Bucket {
+    std::string label;
+    std::size_t lowest, highest;   // source lengths, both included
+};
+std::vector<Bucket> length_buckets(const Task& task);
 
 template <class T>
 Evaluation evaluate(Seq2SeqModel<T>& model, const Task& task, const std::vector<data::Pair>& pairs);

@@ -2,7 +2,9 @@
 // context vector, and a GRU decoder writes the target from it. We train it, then measure how
 // its quality falls as sentences grow longer than one vector can hold.
 #include "chapters/01_encoder_decoder/app.hpp"
+#include "chapters/01_encoder_decoder/expected_ranges.hpp"
 #include "chapters/01_encoder_decoder/figures.hpp"
+#include "chapters/01_encoder_decoder/run_summary.hpp"
 #include "common/autodiff/ops.hpp"
 #include "common/data/tokenize.hpp"
 #include "common/progress.hpp"
@@ -42,9 +44,13 @@ int run(int argc, char** argv) {
                     "an RNN encoder-decoder and its context-vector bottleneck");
     add_seq2seq_flags(cli, settings, chapter_dir);
     if (!cli.parse(argc, argv)) return 0;
-    finish_seq2seq_flags(cli, settings, chapter_dir);
+    finish_seq2seq_flags(cli, settings, chapter_dir, chapter01_steps);
+    if (settings.print_ranges) {
+        std::cout << ranges_markdown(expected_ranges());
+        return 0;
+    }
     const Stopwatch clock;
-    std::cout << "Chapter 01: the RNN encoder-decoder (" << settings.run.variant << " code, seed " << settings.run.seed << ")\n";
+    std::cout << "Chapter 01: the RNN encoder-decoder (" << code_name(settings.run) << ", seed " << settings.run.seed << ")\n";
 
     // ---- 1. The task: pairs of token sequences, vocabularies, length buckets.
     const Task task = load_task(settings.task, settings.data, settings.run.seed, settings.run.quick, settings.swap,
@@ -63,7 +69,7 @@ int run(int argc, char** argv) {
     } else {
         // ---- 3. Teacher forcing: minimise the cross-entropy of each next target token (1.8).
         std::cout << "\n3. Training for " << settings.run.steps << " steps (batch " << settings.batch << ", Adam, lr "
-                  << settings.lr << ")\n";
+                  << settings.lr << learning_rate_decay(settings) << ")\n";
         const std::vector<data::Pair> peek(task.corpus.validation.begin(),
                                            task.corpus.validation.begin() + std::min<std::ptrdiff_t>(2, task.corpus.validation.size()));
         log = train(model, task, train_config(settings, "   training"), [&](int step, double valid_loss) {
@@ -76,7 +82,7 @@ int run(int argc, char** argv) {
     std::cout << "\n4. Greedy decoding of " << task.corpus.test.size() << " test sentences:\n";
     Summary summary("01_encoder_decoder", settings.run);
     const Evaluation test = evaluate(model, task, task.corpus.test);
-    report_buckets(test, "test_", summary);
+    print_buckets(test);
     show_examples(task, task.corpus.test, test.hypotheses, 3);
 
     // ---- 5. Figures.
@@ -97,15 +103,10 @@ int run(int argc, char** argv) {
                   << data::detokenize(translate_sentence(model, task, settings.translate), task.corpus.level) << "\n";
     if (!settings.save.empty()) save_model(model, task, settings, settings.save);
 
-    record_settings(settings, task, summary);
     summary.setting("steps_per_second", log.steps_per_second);
-    if (!log.train_loss.empty()) summary.setting("final_valid_loss", log.valid_loss.back());
-    const Ranges ranges = expected_ranges("01", settings, task);
-    add_metric(summary, ranges, "test_bleu", "test BLEU", test.overall.bleu);
-    add_metric(summary, ranges, "test_exact_match", "test exact match", test.overall.exact_match);
-    add_metric(summary, ranges, "test_token_accuracy", "test token accuracy", test.overall.token_accuracy);
-    add_metric(summary, ranges, "longest_bucket_bleu", "BLEU on the longest sources (" + test.buckets.back().label + ")",
-               test.buckets.back().scores.bleu);
+    if (!log.valid_loss.empty()) summary.setting("final_valid_loss", log.valid_loss.back());
+    write_run(summary, {decisive_settings(settings, task), log.steps.empty() ? 0 : settings.run.steps, log.seconds, test},
+              ranges_for(expected_ranges(), settings, task));
     const std::filesystem::path written = summary.finish(out, clock.seconds());
     std::cout << "  wrote " << written.string() << "\n";
     return 0;

@@ -10,6 +10,12 @@
 
 namespace attn::ch01 {
 
+double learning_rate_at(const TrainConfig& config, int step) {
+    const double end = config.lr * config.final_lr_fraction;
+    const double progress = config.steps > 1 ? static_cast<double>(step - 1) / (config.steps - 1) : 1.0;
+    return end + (config.lr - end) * (1 + std::cos(M_PI * progress)) / 2;
+}
+
 template <class T>
 double mean_loss(Seq2SeqModel<T>& model, const Task& task, const std::vector<data::Pair>& pairs) {
     const NoGradGuard no_grad;
@@ -48,6 +54,7 @@ TrainLog train(Seq2SeqModel<T>& model, const Task& task, const TrainConfig& conf
         adam.zero_grad();
         backward(loss);
         clip_grad_norm(model.parameters(), config.clip);
+        adam.set_lr(learning_rate_at(config, step));
         adam.step();
         log.steps.push_back(step);
         log.train_loss.push_back(loss.item());

@@ -12,7 +12,8 @@ namespace attn::ch01 {
 struct TrainConfig {
     int steps = 1000;
     std::size_t batch_size = 64;
-    double lr = 3e-3;
+    double lr = 3e-3;            // the peak learning rate
+    double final_lr_fraction = 1.0;   // the rate decays to lr * this by the last step (1: constant)
     double clip = 1.0;           // global gradient norm
     int eval_every = 100;        // steps between validation losses
     std::uint64_t seed = 42;
@@ -25,6 +26,11 @@ struct TrainLog {
     double seconds = 0;
     double steps_per_second = 0;
 };
+
+// The learning rate at `step` (1 ... steps): a cosine from lr down to lr * final_lr_fraction.
+// Large steps early cover ground fast; small steps late let the loss settle on its plateau.
+//   lr(step) = lr_end + (lr - lr_end) * (1 + cos(pi * (step - 1) / (steps - 1))) / 2
+double learning_rate_at(const TrainConfig& config, int step);
 
 // Called after each validation with the step and the validation loss (e.g. to print a few
 // translations).

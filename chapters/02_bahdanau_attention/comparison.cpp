@@ -8,46 +8,41 @@
 namespace attn::ch02 {
 
 namespace {
-
-const std::filesystem::path chapter01_summary = "out/01_encoder_decoder/summary.json";
-
-double number(const std::map<std::string, std::string>& saved, const std::string& key) {
-    const auto found = saved.find(key);
-    return found == saved.end() ? 0.0 : std::stod(found->second);
+const std::string chapter01_dir = "01_encoder_decoder";
 }
 
-ch01::Evaluation from_summary(const std::map<std::string, std::string>& saved, const ch01::Task& task) {
-    ch01::Evaluation evaluation;
-    evaluation.overall = {number(saved, "test_bleu"), number(saved, "test_token_accuracy"), number(saved, "test_exact_match")};
-    std::size_t lower = 1;
-    for (const std::size_t edge : task.bucket_edges) {
-        ch01::BucketScores bucket;
-        bucket.label = std::to_string(lower) + "-" + std::to_string(edge);
-        bucket.count = static_cast<std::size_t>(number(saved, "test_count_" + bucket.label));
-        bucket.scores = {number(saved, "test_bleu_" + bucket.label), number(saved, "test_token_accuracy_" + bucket.label),
-                         number(saved, "test_exact_match_" + bucket.label)};
-        evaluation.buckets.push_back(bucket);
-        lower = edge + 1;
-    }
-    return evaluation;
+ch01::AppSettings chapter01_settings(const ch01::AppSettings& settings) {
+    ch01::AppSettings chapter01 = settings;
+    if (!settings.steps_given)
+        chapter01.run.steps = ch01::default_steps(ch01::chapter01_steps, settings.task, !settings.data.empty(), settings.run.quick);
+    chapter01.load.clear();
+    return chapter01;
 }
-
-}  // namespace
 
 Chapter01Scores chapter01_scores(const ch01::AppSettings& settings, const ch01::Task& task) {
-    ch01::AppSettings reference = settings;
-    reference.run.variant = "reference";   // docs/design.md, "Where runs go": compare with chapter 01's reference run
-    reference.load.clear();
-    if (std::filesystem::exists(chapter01_summary)) {
-        const std::map<std::string, std::string> saved = read_summary(chapter01_summary);
-        if (ch01::same_settings(saved, reference, task))
-            return {from_summary(saved, task), chapter01_summary.string() + " (same task, settings and seed)"};
+    ch01::AppSettings chapter01 = chapter01_settings(settings);
+    // With --mine, the learner's own chapter 01 run first; the reference run otherwise.
+    std::vector<std::string> variants = {"reference"};
+    if (settings.run.variant == "mine") variants.insert(variants.begin(), "mine");
+    std::string looked_in;
+    for (const std::string& variant : variants) {
+        chapter01.run.variant = variant;
+        const std::filesystem::path saved = default_out_dir(chapter01_dir, variant == "mine") / "summary.json";
+        if (ch01::has_run(saved, ch01::decisive_settings(chapter01, task))) {
+            const std::string whose = variant == "mine" ? "your chapter 01 run" : "the reference chapter 01 run";
+            return {ch01::read_run(saved, task), whose + ", " + saved.string()};
+        }
+        looked_in += (looked_in.empty() ? "" : " or ") + saved.string();
     }
-    std::cout << "   no matching run of chapter 01 in " << chapter01_summary.string() << ": training its model now\n";
+    std::cout << "   no chapter 01 run with these settings in " << looked_in << ": training chapter 01's model now ("
+              << chapter01.run.steps << " steps)\n";
     Rng rng(settings.run.seed);
-    ch01::ContextSeq2Seq<float> model(ch01::model_sizes(settings, task), rng);
-    ch01::train(model, task, ch01::train_config(settings, "   chapter 01"));
-    return {ch01::evaluate(model, task, task.corpus.test), "trained now with the same settings"};
+    ch01::ContextSeq2Seq<float> model(ch01::model_sizes(chapter01, task), rng);
+    const ch01::TrainLog log = ch01::train(model, task, ch01::train_config(chapter01, "   chapter 01"));
+    ch01::Evaluation test = ch01::evaluate(model, task, task.corpus.test);
+    test.hypotheses.clear();
+    return {{ch01::decisive_settings(chapter01, task), chapter01.run.steps, log.seconds, test},
+            "trained now with " + code_name(settings.run) + " and the same settings"};
 }
 
 }  // namespace attn::ch02

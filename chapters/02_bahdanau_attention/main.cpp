@@ -6,6 +6,7 @@
 #include "chapters/02_bahdanau_attention/alignment.hpp"
 #include "chapters/02_bahdanau_attention/bahdanau.hpp"
 #include "chapters/02_bahdanau_attention/comparison.hpp"
+#include "chapters/02_bahdanau_attention/expected_ranges.hpp"
 #include "common/data/tokenize.hpp"
 #include "common/progress.hpp"
 
@@ -20,13 +21,28 @@ namespace {
 
 const std::string chapter_dir = "02_bahdanau_attention";
 
-// 01 against 02, bucket by bucket.
+// The attention model costs about twice as much per step as chapter 01's, so by default it
+// trains for fewer steps (its loss has flattened by then); the comparison prints both budgets.
+constexpr ch01::DefaultSteps chapter02_steps{1200, 1000, 200, 150};
+
+// 01 against 02, bucket by bucket ("n/a" where the test set has no sentence of that length).
 void print_comparison(const ch01::Evaluation& before, const ch01::Evaluation& after) {
     std::printf("    %-8s %10s %10s %8s\n", "length", "01 BLEU", "02 BLEU", "02 / 01");
     for (std::size_t k = 0; k < after.buckets.size(); ++k) {
         const double b01 = before.buckets[k].scores.bleu, b02 = after.buckets[k].scores.bleu;
-        std::printf("    %-8s %10.3f %10.3f %8.2f\n", after.buckets[k].label.c_str(), b01, b02, b02 / std::max(b01, 1e-9));
+        if (after.buckets[k].count == 0 || before.buckets[k].count == 0)
+            std::printf("    %-8s %10s %10s %8s\n", after.buckets[k].label.c_str(), "n/a", "n/a", "n/a");
+        else
+            std::printf("    %-8s %10.3f %10.3f %8.2f\n", after.buckets[k].label.c_str(), b01, b02, b02 / std::max(b01, 1e-9));
     }
+}
+
+// "1200 steps in 95 s" (or "loaded, not trained here").
+std::string budget(int steps, double seconds) {
+    if (steps == 0) return "loaded, not trained here";
+    char text[64];
+    std::snprintf(text, sizeof text, "%d steps in %.0f s", steps, seconds);
+    return text;
 }
 
 int run(int argc, char** argv) {
@@ -35,9 +51,13 @@ int run(int argc, char** argv) {
                     "Bahdanau attention, compared with chapter 01's context vector");
     ch01::add_seq2seq_flags(cli, settings, chapter_dir);
     if (!cli.parse(argc, argv)) return 0;
-    ch01::finish_seq2seq_flags(cli, settings, chapter_dir);
+    ch01::finish_seq2seq_flags(cli, settings, chapter_dir, chapter02_steps);
+    if (settings.print_ranges) {
+        std::cout << ranges_markdown(expected_ranges());
+        return 0;
+    }
     const Stopwatch clock;
-    std::cout << "Chapter 02: Bahdanau attention (" << settings.run.variant << " code, seed " << settings.run.seed << ")\n";
+    std::cout << "Chapter 02: Bahdanau attention (" << code_name(settings.run) << ", seed " << settings.run.seed << ")\n";
 
     // ---- 1. The same task as chapter 01.
     const ch01::Task task = ch01::load_task(settings.task, settings.data, settings.run.seed, settings.run.quick, settings.swap,
@@ -53,7 +73,9 @@ int run(int argc, char** argv) {
     if (!settings.load.empty()) {
         ch01::load_model(model, task, settings, settings.load);
     } else {
-        std::cout << "\n3. Training for " << settings.run.steps << " steps, the same budget as chapter 01\n";
+        std::cout << "\n3. Training for " << settings.run.steps << " steps (batch " << settings.batch << ", Adam, lr "
+                  << settings.lr << ch01::learning_rate_decay(settings) << "), chapter 01's recipe; chapter 01 trains for "
+                  << chapter01_settings(settings).run.steps << " steps\n";
         const std::vector<data::Pair> peek(task.corpus.validation.begin(),
                                            task.corpus.validation.begin() + std::min<std::ptrdiff_t>(2, task.corpus.validation.size()));
         log = ch01::train(model, task, ch01::train_config(settings, "   training"), [&](int step, double valid_loss) {
@@ -66,18 +88,21 @@ int run(int argc, char** argv) {
     std::cout << "\n4. Greedy decoding of " << task.corpus.test.size() << " test sentences:\n";
     Summary summary("02_bahdanau_attention", settings.run);
     const ch01::Evaluation test = ch01::evaluate(model, task, task.corpus.test);
-    ch01::report_buckets(test, "test_", summary);
+    ch01::print_buckets(test);
     ch01::show_examples(task, task.corpus.test, test.hypotheses, 3);
-    std::cout << "\n   Chapter 01 on the same task and budget:\n";
+    std::cout << "\n   Chapter 01 on the same task and test set:\n";
     const Chapter01Scores before = chapter01_scores(settings, task);
     std::cout << "   (chapter 01's numbers: " << before.origin << ")\n";
-    print_comparison(before.evaluation, test);
+    print_comparison(before.run.test, test);
+    std::cout << "   budgets: chapter 01 " << budget(before.run.steps, before.run.train_seconds) << ", chapter 02 "
+              << budget(log.steps.empty() ? 0 : settings.run.steps, log.seconds)
+              << " (same data, sizes, batch and learning rate; wall times depend on the machine)\n";
 
     // ---- 5. Figures: the scores of both chapters, the loss, and two alignments.
     const std::filesystem::path out = settings.run.out;
     std::cout << "\n5. Figures in " << out.string() << ":\n";
     if (!log.steps.empty()) plot::save_and_report(ch01::loss_curves(log, "Chapter 02: learning " + task.name + " with attention"), out, "loss_curves");
-    plot::save_and_report(ch01::scores_by_length({{"01 context vector", &before.evaluation}, {"02 attention", &test}},
+    plot::save_and_report(ch01::scores_by_length({{"01 context vector", &before.run.test}, {"02 attention", &test}},
                                                  "Chapter 01 vs 02: scores by source length (test set)", "source length (tokens)"),
                           out, "scores_by_length");
     const std::vector<std::string> phrase = task.name == "translation" ? std::vector<std::string>{"zone", "économique", "européenne"}
@@ -99,16 +124,18 @@ int run(int argc, char** argv) {
     }
     if (!settings.save.empty()) ch01::save_model(model, task, settings, settings.save);
 
-    ch01::record_settings(settings, task, summary);
     summary.setting("steps_per_second", log.steps_per_second);
+    if (!log.valid_loss.empty()) summary.setting("final_valid_loss", log.valid_loss.back());
     summary.setting("chapter01_source", before.origin);
-    const double longest02 = test.buckets.back().scores.bleu, longest01 = before.evaluation.buckets.back().scores.bleu;
-    const ch01::Ranges ranges = ch01::expected_ranges("02", settings, task);
-    ch01::add_metric(summary, ranges, "test_bleu", "test BLEU", test.overall.bleu);
-    ch01::add_metric(summary, ranges, "test_exact_match", "test exact match", test.overall.exact_match);
-    ch01::add_metric(summary, ranges, "test_token_accuracy", "test token accuracy", test.overall.token_accuracy);
-    ch01::add_metric(summary, ranges, "longest_bucket_bleu", "BLEU on the longest sources (" + test.buckets.back().label + ")", longest02);
-    ch01::add_metric(summary, ranges, "longest_bucket_ratio", "longest sources: BLEU 02 / BLEU 01", longest02 / std::max(longest01, 1e-9));
+    summary.setting("chapter01_steps", before.run.steps);
+    summary.setting("chapter01_train_seconds", before.run.train_seconds);
+    const Ranges ranges = ch01::ranges_for(expected_ranges(), settings, task);
+    ch01::write_run(summary, {ch01::decisive_settings(settings, task), log.steps.empty() ? 0 : settings.run.steps, log.seconds, test},
+                    ranges);
+    const ch01::BucketScores &longest02 = test.buckets.back(), &longest01 = before.run.test.buckets.back();
+    if (longest02.count > 0 && longest01.count > 0)
+        add_metric(summary, ranges, "longest_bucket_ratio", "longest sources: BLEU 02 / BLEU 01",
+                   longest02.scores.bleu / std::max(longest01.scores.bleu, 1e-9));
     const std::filesystem::path written = summary.finish(out, clock.seconds());
     std::cout << "  wrote " << written.string() << "\n";
     return 0;

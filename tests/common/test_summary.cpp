@@ -4,6 +4,7 @@
 
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <filesystem>
 
 TEST_CASE("summary: JSON strings and numbers are escaped" * doctest::test_suite("common")) {
@@ -34,15 +35,48 @@ TEST_CASE("summary: metrics are judged against their ranges and written to summa
     CHECK(json.find("\"all_in_range\": false") != std::string::npos);
     CHECK(json.find("\"speed\": {\"value\": 12, \"expected_min\": null, \"expected_max\": null, \"in_range\": null}") !=
           std::string::npos);
-    const std::map<std::string, std::string> back = attn::read_summary(written);
-    CHECK(back.at("task") == "copy");
-    CHECK(back.at("accuracy") == "0.97");
-    CHECK(back.at("bleu") == "0.5");
-    CHECK(back.at("seconds") == "1.5");
-    CHECK(back.count("metrics") == 0);
+    const attn::SavedSummary back(written);
+    CHECK(back.text("task") == "copy");
+    CHECK(back.number("accuracy") == 0.97);
+    CHECK(back.number("bleu") == 0.5);
+    CHECK(back.number("seconds") == 1.5);
+    CHECK_FALSE(back.has("metrics"));
     // Nothing but summary.json is left: the temporary file was renamed into place.
     CHECK(std::distance(std::filesystem::directory_iterator(dir), std::filesystem::directory_iterator()) == 1);
     std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("summary: reading a missing or null key throws an error naming the file and the key" *
+          doctest::test_suite("common")) {
+    const std::filesystem::path dir = std::filesystem::temp_directory_path() / "attn_test_summary_missing";
+    std::filesystem::remove_all(dir);
+    attn::RunSettings settings;
+    attn::Summary summary("99_test", settings);
+    summary.setting("loss", std::nan(""));   // recorded as null
+    summary.setting("name", "abc");
+    summary.metric("bleu", "BLEU", std::nan(""));
+    const std::filesystem::path written = summary.finish(dir, 1.0);
+    const attn::SavedSummary back(written);
+    CHECK_FALSE(back.has("loss"));
+    CHECK_FALSE(back.has("absent"));
+    CHECK_THROWS_WITH_AS(back.number("absent"), doctest::Contains("no \"absent\""), attn::InputError);
+    CHECK_THROWS_WITH_AS(back.number("absent"), doctest::Contains(written.string().c_str()), attn::InputError);
+    CHECK_THROWS_WITH_AS(back.number("loss"), doctest::Contains("\"loss\" is null"), attn::InputError);
+    CHECK_THROWS_WITH_AS(back.number("bleu"), doctest::Contains("\"bleu\" is null"), attn::InputError);
+    CHECK_THROWS_WITH_AS(back.number("name"), doctest::Contains("not a number"), attn::InputError);
+    CHECK_THROWS_AS(attn::SavedSummary(dir / "no_such.json"), attn::InputError);
+    std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("summary: a range table is looked up by settings and printed as markdown" * doctest::test_suite("common")) {
+    const attn::RangeTable table = {{"bleu", "copy", 0.8, 1.0, 0.01}, {"bleu", "copy --quick", 0.3, 0.6, 0.02}};
+    const attn::Ranges quick = attn::rows_for(table, "copy --quick");
+    REQUIRE(quick.size() == 1);
+    CHECK(quick.at("bleu").lo == 0.3);
+    CHECK(attn::rows_for(table, "other").empty());
+    const std::string markdown = attn::ranges_markdown(table);
+    CHECK(markdown.find("| metric | settings | range | untrained model |") == 0);
+    CHECK(markdown.find("| bleu | copy --quick | 0.3 to 0.6 | 0.02 |") != std::string::npos);
 }
 
 TEST_CASE("files: a file that cannot be written gives an error naming it" * doctest::test_suite("common")) {

@@ -1,0 +1,30 @@
+// Chapter 01's expected results: where a correct implementation lands at the chapter's
+// default settings (reference code; the numbers measured with seeds 42, 1 and 2 are in the
+// comments, the ranges leave a little room for other seeds), and what the same model scores
+// untrained (--steps 1): every range starts above it, so a model that learned nothing is
+// never reported as correct. `ch01 --ranges` prints this table for the lesson.
+#pragma once
+#include "common/summary.hpp"
+
+namespace attn::ch01 {
+
+inline const RangeTable& expected_ranges() {
+    static const RangeTable table = {
+        // metric                 settings                lo      hi      untrained
+        {"test_bleu",             "translation",         0.254, 0.317, 0},       // seeds 42: 0.288, 1: 0.283
+        {"test_token_accuracy",   "translation",         0.271, 0.336, 0.00346},  // seeds 42: 0.305, 1: 0.302
+        {"test_exact_match",      "translation",         0.154, 0.213, 0},       // seeds 42: 0.172, 1: 0.196
+        {"longest_bucket_bleu",   "translation",         0.141, 0.178, 0},       // seeds 42: 0.161, 1: 0.157
+        {"test_bleu",             "translation --quick", 0.019, 0.043, 0},       // seeds 42: 0.037, 1: 0.030, 2: 0.025
+        {"test_token_accuracy",   "translation --quick", 0.059, 0.084, 0.00274},  // seeds 42: 0.077, 1: 0.066, 2: 0.071
+        {"test_bleu",             "dates",               0.95,  1,     0},       // provisional
+        {"test_token_accuracy",   "dates",               0.95,  1,     0.0539},  // provisional
+        {"test_exact_match",      "dates",               0.8,   1,     0},       // provisional
+        {"test_bleu",             "dates --quick",       0.657, 0.787, 0},       // seeds 42: 0.755, 1: 0.731, 2: 0.690
+        {"test_token_accuracy",   "dates --quick",       0.799, 0.866, 0.0525},  // seeds 42: 0.848, 1: 0.834, 2: 0.818
+        {"test_exact_match",      "dates --quick",       0.089, 0.31,  0},       // seeds 42: 0.255, 1: 0.200, 2: 0.145
+    };
+    return table;
+}
+
+}  // namespace attn::ch01

@@ -1,0 +1,67 @@
+// summary.json of a seq2seq run, written and read back (see run_summary.hpp).
+#include "chapters/01_encoder_decoder/run_summary.hpp"
+
+namespace attn::ch01 {
+
+namespace {
+
+// The keys, spelled once for the writer and the reader.
+const std::string train_seconds_key = "train_seconds";
+const std::string test_count_key = "test_count";
+std::string bucket_key(const std::string& score, const std::string& label) { return "test_" + score + "_" + label; }
+struct ScoreKey {
+    const char* name;                  // "bleu": the metric test_bleu, the settings test_bleu_1-10, ...
+    double metrics::Scores::*field;
+};
+const ScoreKey score_keys[] = {{"bleu", &metrics::Scores::bleu},
+                               {"token_accuracy", &metrics::Scores::token_accuracy},
+                               {"exact_match", &metrics::Scores::exact_match}};
+const char* score_labels[] = {"test BLEU", "test token accuracy", "test exact match"};
+
+}  // namespace
+
+void write_run(Summary& summary, const RunRecord& run, const Ranges& ranges) {
+    for (const auto& [key, value] : run.settings)   // the Summary records variant, seed, steps and quick itself
+        if (key != "variant" && key != "seed" && key != "steps" && key != "quick") summary.setting(key, value);
+    summary.setting(train_seconds_key, run.train_seconds);
+    summary.setting(test_count_key, static_cast<double>(run.test.count));
+    for (const BucketScores& bucket : run.test.buckets) {
+        summary.setting(bucket_key("count", bucket.label), static_cast<double>(bucket.count));
+        if (bucket.count == 0) continue;   // nothing scored: no numbers, rather than a misleading 0
+        for (const ScoreKey& score : score_keys) summary.setting(bucket_key(score.name, bucket.label), bucket.scores.*score.field);
+    }
+    for (std::size_t i = 0; i < std::size(score_keys); ++i)
+        add_metric(summary, ranges, std::string("test_") + score_keys[i].name, score_labels[i], run.test.overall.*score_keys[i].field);
+    const BucketScores& longest = run.test.buckets.back();
+    if (longest.count > 0)
+        add_metric(summary, ranges, "longest_bucket_bleu", "BLEU on the longest sources (" + longest.label + ")", longest.scores.bleu);
+}
+
+bool has_run(const std::filesystem::path& path, const std::map<std::string, std::string>& settings) {
+    if (!std::filesystem::exists(path)) return false;
+    const SavedSummary saved(path);
+    for (const auto& [key, value] : settings)
+        if (!saved.has(key) || saved.text(key) != value) return false;
+    return true;
+}
+
+RunRecord read_run(const std::filesystem::path& path, const Task& task) {
+    const SavedSummary saved(path);
+    RunRecord run;
+    for (const char* key : {"task", "data", "variant", "seed", "steps", "quick"}) run.settings[key] = saved.text(key);
+    run.steps = static_cast<int>(saved.number("steps"));
+    run.train_seconds = saved.number(train_seconds_key);
+    run.test.count = static_cast<std::size_t>(saved.number(test_count_key));
+    for (const ScoreKey& score : score_keys) run.test.overall.*score.field = saved.number(std::string("test_") + score.name);
+    for (const Bucket& range : length_buckets(task)) {
+        BucketScores bucket;
+        bucket.label = range.label;
+        bucket.count = static_cast<std::size_t>(saved.number(bucket_key("count", bucket.label)));
+        if (bucket.count > 0)
+            for (const ScoreKey& score : score_keys) bucket.scores.*score.field = saved.number(bucket_key(score.name, bucket.label));
+        run.test.buckets.push_back(bucket);
+    }
+    return run;
+}
+
+}  // namespace attn::ch01
