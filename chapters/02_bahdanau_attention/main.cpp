@@ -5,6 +5,7 @@
 #include "chapters/01_encoder_decoder/figures.hpp"
 #include "chapters/02_bahdanau_attention/alignment.hpp"
 #include "chapters/02_bahdanau_attention/bahdanau.hpp"
+#include "chapters/02_bahdanau_attention/budget.hpp"
 #include "chapters/02_bahdanau_attention/comparison.hpp"
 #include "chapters/02_bahdanau_attention/expected_ranges.hpp"
 #include "common/data/tokenize.hpp"
@@ -22,8 +23,8 @@ namespace {
 const std::string chapter_dir = "02_bahdanau_attention";
 
 // The attention model costs about twice as much per step as chapter 01's, so by default it
-// trains for fewer steps (its loss has flattened by then); the comparison prints both budgets.
-constexpr ch01::DefaultSteps chapter02_steps{1200, 1000, 200, 150};
+// trains for fewer steps (budget.hpp; its loss has flattened by then); the comparison prints
+// both budgets.
 
 // 01 against 02, bucket by bucket ("n/a" where the test set has no sentence of that length).
 void print_comparison(const ch01::Evaluation& before, const ch01::Evaluation& after) {

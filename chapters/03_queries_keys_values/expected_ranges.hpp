@@ -1,0 +1,35 @@
+// Chapter 03's expected results: where a correct implementation lands at the chapter's
+// default settings (reference code; the numbers measured with seeds 42, 1 and 2 are in the
+// comments, the ranges leave a little room for other seeds), and what an untrained or
+// broken model gets there. `ch03 --ranges` prints this table for the lesson.
+//   "kernel" rows: parts 1-3 (kernel regression and the sqrt(d) experiment); untrained
+//     means the starting width w = 1, and for the sqrt(d) rows the unscaled scores that a
+//     missing 1/sqrt(d) gives.
+//   "translation" rows: part 4, the Luong dot decoder on chapter 02's task and budget.
+#pragma once
+#include "common/summary.hpp"
+
+namespace attn::ch03 {
+
+inline const RangeTable& expected_ranges() {
+    static const RangeTable table = {
+        // metric                    settings          lo     hi     untrained
+        {"learned_width",            "kernel",         2.0,   10.0,  1.0},     // 6.881, 5.275, 3.035
+        {"learned_error_vs_truth",   "kernel",         0.0,   0.25,  0.4863},  // 0.131, 0.089, 0.036 (w = 1: 0.486)
+        {"average_error_vs_truth",   "kernel",         0.7,   1.1,   0.8736},  // 0.874, 0.905, 0.934
+        {"scaled_variance_1024",     "kernel",         0.9,   1.1,   1021.1},  // 0.997, 1.003, 1.009
+        {"max_weight_1024",          "kernel",         0.9,   1.0,   0.957},   // 0.957, 0.958, 0.950
+        {"scaled_max_weight_1024",   "kernel",         0.13,  0.2,   0.957},   // 0.163, 0.164, 0.161
+        {"gradient_ratio_1024",      "kernel",         3.0,   7.0,   1.0},     // 4.59, 5.13, 4.36
+        {"learned_width",            "kernel --quick", 2.0,   10.0,  1.0},     // 5.882, 4.677, 3.029
+        {"learned_error_vs_truth",   "kernel --quick", 0.0,   0.25,  0.4863},  // 0.122, 0.086, 0.036
+        {"average_error_vs_truth",   "kernel --quick", 0.7,   1.1,   0.8736},  // 0.875, 0.905, 0.934
+        {"scaled_variance_1024",     "kernel --quick", 0.85,  1.15,  1021.1},  // 1.018, 0.994, 1.002
+        {"max_weight_1024",          "kernel --quick", 0.9,   1.0,   0.957},   // 0.955, 0.956, 0.947
+        {"scaled_max_weight_1024",   "kernel --quick", 0.13,  0.2,   0.957},   // 0.169, 0.169, 0.161
+        {"gradient_ratio_1024",      "kernel --quick", 3.0,   7.0,   1.0},     // 4.33, 5.16, 4.44
+    };
+    return table;
+}
+
+}  // namespace attn::ch03
