@@ -64,6 +64,9 @@ int run(int argc, char** argv) {
     const ch01::Task task = ch01::load_task(settings.task, settings.data, settings.run.seed, settings.run.quick, settings.swap);
     std::cout << "\n1. " << task.corpus.description << "\n";
 
+    // Chapter 01's saved run, read now: a broken summary.json stops us before training.
+    const std::optional<Chapter01Scores> saved01 = saved_chapter01_scores(settings, task);
+
     // ---- 2. The attention model: keys W_k h_j once (2.1); at each step score (2.2), mask and
     //         normalise (2.3), average (2.4), and feed [embedding; c_t] to the GRU (2.5)-(2.7).
     Rng rng(settings.run.seed);
@@ -90,7 +93,7 @@ int run(int argc, char** argv) {
     ch01::print_buckets(test);
     ch01::show_examples(task, task.corpus.test, test.hypotheses, 3);
     std::cout << "\n   Chapter 01 on the same task and test set:\n";
-    const Chapter01Scores before = chapter01_scores(settings, task);
+    const Chapter01Scores before = saved01 ? *saved01 : train_chapter01(settings, task);
     std::cout << "   (chapter 01's numbers: " << before.origin << ")\n";
     print_comparison(before.run.test, test);
     std::cout << "   budgets: chapter 01 " << budget(before.run.steps, before.run.train_seconds) << ", chapter 02 "
