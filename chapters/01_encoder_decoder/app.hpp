@@ -22,7 +22,7 @@ struct DefaultSteps {
 // The steps of `defaults` for a generated task (translation or dates; a TSV corpus counts
 // as translation) in normal or --quick mode.
 // Chapter 01's budget (chapter 02 compares with chapter 01 run at it).
-constexpr DefaultSteps chapter01_steps{3000, 1000, 200, 150};
+constexpr DefaultSteps chapter01_steps{3000, 1000, 160, 150};
 
 int default_steps(const DefaultSteps& defaults, const std::string& task, bool has_data, bool quick);
 
