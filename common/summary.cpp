@@ -194,15 +194,19 @@ std::filesystem::path find_upwards(std::filesystem::path dir) {
 }  // namespace
 
 std::filesystem::path course_root() {
+    // The working directory first: ./course runs every program from the course's folder, and
+    // a copy of the course (the lesson generator's mirrors) must write into its own out/.
+    // Failing that, the folder the program was built in, so a run started elsewhere still
+    // finds the course's saved runs.
     std::error_code error;
-    const std::filesystem::path program = std::filesystem::read_symlink("/proc/self/exe", error);
-    if (!error) {
-        const std::filesystem::path found = find_upwards(program.parent_path());
-        if (!found.empty()) return found;
-    }
     const std::filesystem::path here = std::filesystem::current_path(error);
     if (!error) {
         const std::filesystem::path found = find_upwards(here);
+        if (!found.empty()) return found;
+    }
+    const std::filesystem::path program = std::filesystem::read_symlink("/proc/self/exe", error);
+    if (!error) {
+        const std::filesystem::path found = find_upwards(program.parent_path());
         if (!found.empty()) return found;
     }
     return ".";

@@ -85,7 +85,7 @@ private:
 };
 
 // The course's folder (the one holding the `course` script and chapters/): found from the
-// running program's location, else from the working directory upwards, else ".". Saved runs
+// working directory upwards, else from the running program's location, else ".". Saved runs
 // are looked up from here, so a chapter finds an earlier chapter's run wherever it is started.
 std::filesystem::path course_root();
 // out/NN_topic, or out/mine/NN_topic for the learner's code, under the course's folder and

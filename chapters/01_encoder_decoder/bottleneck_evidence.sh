@@ -5,7 +5,7 @@
 # learning rate, then prints BLEU by source length side by side. If more training were the
 # cure, chapter 01's long buckets would improve with twice the steps.
 #
-#   chapters/01_encoder_decoder/bottleneck_evidence.sh [--seed N]     (about 15 minutes)
+#   chapters/01_encoder_decoder/bottleneck_evidence.sh [--seed N]     (about 10 minutes on a quiet machine)
 #
 # Runs the built programs build/bin/ch01 and build/bin/ch02 (./course build, or cmake) from
 # the course's folder. Chapter 01's default run is written to out/01_encoder_decoder, as

@@ -4,6 +4,7 @@
 #include "common/summary.hpp"
 
 #include <iostream>
+#include <vector>
 
 namespace attn::ch02 {
 
@@ -19,21 +20,36 @@ ch01::AppSettings chapter01_settings(const ch01::AppSettings& settings) {
     return chapter01;
 }
 
-Chapter01Scores chapter01_scores(const ch01::AppSettings& settings, const ch01::Task& task) {
+namespace {
+// Where chapter 01's runs are looked for: with --mine the learner's own run first.
+std::vector<std::string> chapter01_variants(const ch01::AppSettings& settings) {
+    if (settings.run.variant == "mine") return {"mine", "reference"};
+    return {"reference"};
+}
+
+std::filesystem::path saved_summary(const std::string& variant) {
+    return default_out_dir(chapter01_dir, variant == "mine") / "summary.json";
+}
+}  // namespace
+
+std::optional<Chapter01Scores> saved_chapter01_scores(const ch01::AppSettings& settings, const ch01::Task& task) {
     ch01::AppSettings chapter01 = chapter01_settings(settings);
-    // With --mine, the learner's own chapter 01 run first; the reference run otherwise.
-    std::vector<std::string> variants = {"reference"};
-    if (settings.run.variant == "mine") variants.insert(variants.begin(), "mine");
-    std::string looked_in;
-    for (const std::string& variant : variants) {
+    for (const std::string& variant : chapter01_variants(settings)) {
         chapter01.run.variant = variant;
-        const std::filesystem::path saved = default_out_dir(chapter01_dir, variant == "mine") / "summary.json";
+        const std::filesystem::path saved = saved_summary(variant);
         if (ch01::has_run(saved, ch01::decisive_settings(chapter01, task))) {
             const std::string whose = variant == "mine" ? "your chapter 01 run" : "the reference chapter 01 run";
-            return {ch01::read_run(saved, task), whose + ", " + saved.string()};
+            return Chapter01Scores{ch01::read_run(saved, task), whose + ", " + saved.string()};
         }
-        looked_in += (looked_in.empty() ? "" : " or ") + saved.string();
     }
+    return std::nullopt;
+}
+
+Chapter01Scores train_chapter01(const ch01::AppSettings& settings, const ch01::Task& task) {
+    const ch01::AppSettings chapter01 = chapter01_settings(settings);
+    std::string looked_in;
+    for (const std::string& variant : chapter01_variants(settings))
+        looked_in += (looked_in.empty() ? "" : " or ") + saved_summary(variant).string();
     std::cout << "   no chapter 01 run with these settings in " << looked_in << ": training chapter 01's model now ("
               << chapter01.run.steps << " steps)\n";
     Rng rng(settings.run.seed);

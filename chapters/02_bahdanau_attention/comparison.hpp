@@ -6,6 +6,7 @@
 #pragma once
 #include "chapters/01_encoder_decoder/run_summary.hpp"
 
+#include <optional>
 #include <string>
 
 namespace attn::ch02 {
@@ -19,6 +20,11 @@ struct Chapter01Scores {
 // unless --steps was given (then both train for the same number of steps).
 ch01::AppSettings chapter01_settings(const ch01::AppSettings& settings);
 
-Chapter01Scores chapter01_scores(const ch01::AppSettings& settings, const ch01::Task& task);
+// Chapter 01's saved run for these settings, if there is one. Called before chapter 02
+// trains, so that a broken summary.json stops the program at once (InputError naming the
+// file and the key), not after minutes of training.
+std::optional<Chapter01Scores> saved_chapter01_scores(const ch01::AppSettings& settings, const ch01::Task& task);
+// Trains chapter 01's model with these settings and scores it (when nothing was saved).
+Chapter01Scores train_chapter01(const ch01::AppSettings& settings, const ch01::Task& task);
 
 }  // namespace attn::ch02
