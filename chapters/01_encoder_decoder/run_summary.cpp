@@ -1,6 +1,8 @@
 // summary.json of a seq2seq run, written and read back (see run_summary.hpp).
 #include "chapters/01_encoder_decoder/run_summary.hpp"
 
+#include <vector>
+
 namespace attn::ch01 {
 
 namespace {
@@ -62,6 +64,37 @@ RunRecord read_run(const std::filesystem::path& path, const Task& task) {
         run.test.buckets.push_back(bucket);
     }
     return run;
+}
+
+namespace {
+// Where a chapter's runs are looked for: with --mine the learner's own run first.
+std::vector<std::string> variants_to_try(const AppSettings& settings) {
+    if (settings.run.variant == "mine") return {"mine", "reference"};
+    return {"reference"};
+}
+std::filesystem::path saved_summary(const std::string& chapter_dir, const std::string& variant) {
+    return default_out_dir(chapter_dir, variant == "mine") / "summary.json";
+}
+}  // namespace
+
+std::optional<SavedRun> find_saved_run(const std::string& chapter_dir, AppSettings settings, const Task& task) {
+    const std::string chapter = "chapter " + chapter_dir.substr(0, 2);
+    for (const std::string& variant : variants_to_try(settings)) {
+        settings.run.variant = variant;
+        const std::filesystem::path saved = saved_summary(chapter_dir, variant);
+        if (has_run(saved, decisive_settings(settings, task))) {
+            const std::string whose = variant == "mine" ? "your " + chapter + " run" : "the reference " + chapter + " run";
+            return SavedRun{read_run(saved, task), whose + ", " + saved.string()};
+        }
+    }
+    return std::nullopt;
+}
+
+std::string saved_run_paths(const std::string& chapter_dir, const AppSettings& settings) {
+    std::string paths;
+    for (const std::string& variant : variants_to_try(settings))
+        paths += (paths.empty() ? "" : " or ") + saved_summary(chapter_dir, variant).string();
+    return paths;
 }
 
 }  // namespace attn::ch01

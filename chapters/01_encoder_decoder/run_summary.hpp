@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 
 namespace attn::ch01 {
@@ -28,5 +29,20 @@ bool has_run(const std::filesystem::path& path, const std::map<std::string, std:
 // Reads back what write_run recorded for `task`'s buckets. Throws InputError naming the
 // file and the key when a number is missing or null.
 RunRecord read_run(const std::filesystem::path& path, const Task& task);
+
+// A saved run of an earlier chapter, and where it came from ("the reference chapter 01 run,
+// out/01_encoder_decoder/summary.json"), for the printout and the summary.
+struct SavedRun {
+    RunRecord run;
+    std::string origin;
+};
+
+// The saved run of chapter `chapter_dir` made with `settings` (their variant aside): with
+// --mine (settings.run.variant == "mine") the learner's own run first, then the reference
+// run. Empty when neither matches. A later chapter compares itself with an earlier one
+// through this, so "which run did it read" has one answer.
+std::optional<SavedRun> find_saved_run(const std::string& chapter_dir, AppSettings settings, const Task& task);
+// The summary.json files find_saved_run looks in, for a message ("A or B").
+std::string saved_run_paths(const std::string& chapter_dir, const AppSettings& settings);
 
 }  // namespace attn::ch01

@@ -4,7 +4,6 @@
 #include "common/summary.hpp"
 
 #include <iostream>
-#include <vector>
 
 namespace attn::ch02 {
 
@@ -20,37 +19,16 @@ ch01::AppSettings chapter01_settings(const ch01::AppSettings& settings) {
     return chapter01;
 }
 
-namespace {
-// Where chapter 01's runs are looked for: with --mine the learner's own run first.
-std::vector<std::string> chapter01_variants(const ch01::AppSettings& settings) {
-    if (settings.run.variant == "mine") return {"mine", "reference"};
-    return {"reference"};
-}
-
-std::filesystem::path saved_summary(const std::string& variant) {
-    return default_out_dir(chapter01_dir, variant == "mine") / "summary.json";
-}
-}  // namespace
-
 std::optional<Chapter01Scores> saved_chapter01_scores(const ch01::AppSettings& settings, const ch01::Task& task) {
-    ch01::AppSettings chapter01 = chapter01_settings(settings);
-    for (const std::string& variant : chapter01_variants(settings)) {
-        chapter01.run.variant = variant;
-        const std::filesystem::path saved = saved_summary(variant);
-        if (ch01::has_run(saved, ch01::decisive_settings(chapter01, task))) {
-            const std::string whose = variant == "mine" ? "your chapter 01 run" : "the reference chapter 01 run";
-            return Chapter01Scores{ch01::read_run(saved, task), whose + ", " + saved.string()};
-        }
-    }
-    return std::nullopt;
+    const std::optional<ch01::SavedRun> found = ch01::find_saved_run(chapter01_dir, chapter01_settings(settings), task);
+    if (!found) return std::nullopt;
+    return Chapter01Scores{found->run, found->origin};
 }
 
 Chapter01Scores train_chapter01(const ch01::AppSettings& settings, const ch01::Task& task) {
     const ch01::AppSettings chapter01 = chapter01_settings(settings);
-    std::string looked_in;
-    for (const std::string& variant : chapter01_variants(settings))
-        looked_in += (looked_in.empty() ? "" : " or ") + saved_summary(variant).string();
-    std::cout << "   no chapter 01 run with these settings in " << looked_in << ": training chapter 01's model now ("
+    std::cout << "   no chapter 01 run with these settings in " << ch01::saved_run_paths(chapter01_dir, settings)
+              << ": training chapter 01's model now ("
               << chapter01.run.steps << " steps)\n";
     Rng rng(settings.run.seed);
     ch01::ContextSeq2Seq<float> model(ch01::model_sizes(chapter01, task), rng);
