@@ -50,9 +50,8 @@ typename LuongSeq2Seq<T>::Memory LuongSeq2Seq<T>::remember(const IndexMatrix& so
 }
 
 template <class T>
-ch02::ModelOutput<T> LuongSeq2Seq<T>::attend_and_predict(const Var<T>& queries, const Memory& memory) const {
-    const Mask padding = length_mask(xt::xarray<std::int64_t>(memory.source_lens), queries.shape(1),
-                                     memory.states.shape(1));
+ch02::ModelOutput<T> LuongSeq2Seq<T>::attend_and_predict(const Var<T>& queries, const Memory& memory,
+                                                         const Mask& padding) const {
     const Attention<T> attended = scaled_dot_product_attention(queries, memory.keys, memory.states, padding);
     const Var<T> combined = tanh(decoder_.W_c(concat<T>({attended.output, queries}, 2)));   // h~ (3.11)
     return {decoder_.output(combined), attended.weights};
@@ -70,19 +69,22 @@ ch02::ModelOutput<T> LuongSeq2Seq<T>::forward_with_weights(const data::Batch& ba
         states.push_back(s);
     }
     // ... then every step's attention in one batched product: queries (batch, T, H).
-    return attend_and_predict(stack(states, 1), memory);
+    const Mask padding = length_mask(xt::xarray<std::int64_t>(batch.source_lens), states.size(), memory.states.shape(1));
+    return attend_and_predict(stack(states, 1), memory, padding);
 }
 
 template <class T>
 ch02::AttentionDecodeStep<T> LuongSeq2Seq<T>::attention_decoder(const IndexMatrix& source,
                                                                 const IndexVector& source_lens) {
     const Memory memory = remember(source, source_lens);
+    // One query per step: the same (batch, 1, S) mask every step, so it is built once.
+    const Mask padding = length_mask(xt::xarray<std::int64_t>(source_lens), 1, memory.states.shape(1));
     Var<T> s = memory.first_state;
-    return [this, memory, s](const IndexVector& previous) mutable {
+    return [this, memory, padding, s](const IndexVector& previous) mutable {
         const Var<T> x_gates = decoder_.gru.project_inputs(decoder_.embedding(previous));   // (batch, 3H)
         s = ch01::gru_cell(x_gates, s, decoder_.gru);
         const std::size_t batch = s.shape(0), hidden = s.shape(1);
-        const ch02::ModelOutput<T> step = attend_and_predict(reshape(s, {batch, 1, hidden}), memory);
+        const ch02::ModelOutput<T> step = attend_and_predict(reshape(s, {batch, 1, hidden}), memory, padding);
         return ch02::ModelOutput<T>{select(step.logits, 1, 0), select(step.weights, 1, 0)};
     };
 }

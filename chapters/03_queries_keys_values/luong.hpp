@@ -12,6 +12,7 @@
 #pragma once
 #include "chapters/01_encoder_decoder/seq2seq.hpp"
 #include "chapters/02_bahdanau_attention/bahdanau.hpp"
+#include "chapters/03_queries_keys_values/attention.hpp"
 
 #include <optional>
 #include <string>
@@ -52,8 +53,9 @@ private:
         Var<T> first_state;                     // (batch, H): the encoder's final state
     };
     Memory remember(const IndexMatrix& source, const IndexVector& source_lens) const;
-    // (3.11) for queries (batch, n, H): {logits (batch, n, vocab), weights (batch, n, S)}.
-    ch02::ModelOutput<T> attend_and_predict(const Var<T>& queries, const Memory& memory) const;
+    // (3.11) for queries (batch, n, H) whose padded keys `padding` blocks (length_mask of the
+    // source lengths, (batch, n, S)): {logits (batch, n, vocab), weights (batch, n, S)}.
+    ch02::ModelOutput<T> attend_and_predict(const Var<T>& queries, const Memory& memory, const Mask& padding) const;
 
     ch01::ModelSizes sizes_;
     LuongScore score_;

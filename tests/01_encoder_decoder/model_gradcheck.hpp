@@ -5,6 +5,8 @@
 #include "common/autodiff/ops.hpp"
 #include "tests/support/gradients.hpp"
 
+#include <doctest/doctest.h>
+
 #include <stdexcept>
 #include <string>
 
@@ -38,6 +40,23 @@ inline double model_gradient_error(attn::ch01::Seq2SeqModel<double>& model, cons
         return value;
     }, original);
     return attn::max_relative_error(analytic, numeric);
+}
+
+// Attention weights (batch, T, S) of a model on `batch`: every step's row is a distribution
+// over the sentence's valid source positions (non-negative, exactly 0 on padding, sum 1).
+inline void check_weights_over_sources(const xt::xarray<double>& weights, const attn::data::Batch& batch) {
+    const std::size_t T = weights.shape(1), S = weights.shape(2);
+    for (std::size_t b = 0; b < weights.shape(0); ++b)
+        for (std::size_t t = 0; t < T; ++t) {
+            double total = 0;
+            for (std::size_t j = 0; j < S; ++j) {
+                const double w = weights(b, t, j);
+                CHECK(w >= 0.0);
+                if (j >= std::size_t(batch.source_lens(b))) CHECK(w == 0.0);   // padding
+                total += w;
+            }
+            CHECK(total == doctest::Approx(1.0).epsilon(1e-12));
+        }
 }
 
 }  // namespace support

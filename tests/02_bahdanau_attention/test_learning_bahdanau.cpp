@@ -30,17 +30,7 @@ TEST_CASE("ch02 model: it returns its attention weights with its logits" * docte
     REQUIRE(out.weights.shape() == attn::Shape{2, T, S});
 
     SUBCASE("each step's weights are a distribution over the valid source positions") {
-        for (std::size_t b = 0; b < 2; ++b)
-            for (std::size_t t = 0; t < T; ++t) {
-                double total = 0;
-                for (std::size_t j = 0; j < S; ++j) {
-                    const double w = out.weights.value()(b, t, j);
-                    CHECK(w >= 0.0);
-                    if (j >= std::size_t(batch.source_lens(b))) CHECK(w == 0.0);   // padding
-                    total += w;
-                }
-                CHECK(total == doctest::Approx(1.0).epsilon(1e-12));
-            }
+        support::check_weights_over_sources(out.weights.value(), batch);
     }
     SUBCASE("the logits are forward()'s") {
         CHECK_ALLCLOSE(out.logits.value(), model.forward(batch).value(), 0.0, 0.0);

@@ -34,15 +34,7 @@ TEST_CASE("ch03 model: the Luong decoder's weights, and decoding step by step eq
     REQUIRE(out.weights.shape() == attn::Shape{2, T, S});
 
     SUBCASE("each step's weights are a distribution over the valid source positions") {
-        for (std::size_t b = 0; b < 2; ++b)
-            for (std::size_t t = 0; t < T; ++t) {
-                double total = 0;
-                for (std::size_t j = 0; j < S; ++j) {
-                    if (j >= std::size_t(batch.source_lens(b))) CHECK(out.weights.value()(b, t, j) == 0.0);
-                    total += out.weights.value()(b, t, j);
-                }
-                CHECK(total == doctest::Approx(1.0).epsilon(1e-12));
-            }
+        support::check_weights_over_sources(out.weights.value(), batch);
     }
     SUBCASE("feeding the teacher's tokens one step at a time gives the same logits and weights") {
         attn::ch02::AttentionDecodeStep<double> step = model.attention_decoder(batch.source, batch.source_lens);
