@@ -10,19 +10,21 @@ namespace attn::ch00 {
 
 namespace {
 
-// A tensor (..., n) seen as a matrix with one row per softmax: (everything else, n).
+// A tensor (..., n) seen as a matrix with one row per softmax: (everything else, n). A copy:
+// the tensor stays with the node that owns it.
 template <class T>
 Matrix<T> as_rows(const Array<T>& a) {
     const std::size_t n = a.shape(a.dimension() - 1);
-    Matrix<T> rows = xt::zeros<T>({a.size() / n, n});   // (rows, n)
+    Matrix<T> rows = Matrix<T>::from_shape({a.size() / n, n});   // (rows, n)
     std::copy(a.data(), a.data() + a.size(), rows.data());
     return rows;
 }
 
+// The rows handed back in the shape of `like`: the numbers move, nothing is copied.
 template <class T>
-Array<T> with_shape(const Matrix<T>& rows, const Array<T>& like) {
-    Array<T> out = Array<T>::from_shape(like.shape());
-    std::copy(rows.data(), rows.data() + rows.size(), out.data());
+Array<T> with_shape(Matrix<T>&& rows, const Array<T>& like) {
+    Array<T> out(std::move(rows));
+    out.reshape(like.shape());
     return out;
 }
 
@@ -32,13 +34,13 @@ template <class T>
 Var<T> softmax(const Var<T>& scores) {
     if (scores.dim() == 0 || scores.shape(scores.dim() - 1) == 0)
         throw std::invalid_argument("softmax: needs a non-empty last axis, got " + shape_string(scores.shape()));
-    const Matrix<T> Y = softmax(as_rows(scores.value()));           // (0.2), exercise 00.1
+    Matrix<T> Y = softmax(as_rows(scores.value()));                 // (0.2), exercise 00.1
     // The output Var keeps the only lasting copy of Y: backward reads it back from `saved`.
-    return custom_op<T>("softmax", with_shape(Y, scores.value()), {scores},
+    return custom_op<T>("softmax", with_shape(std::move(Y), scores.value()), {scores},
                         [](const SavedValues<T>& saved, const Array<T>& dweights) {
                             const Array<T>& weights = saved.output();
-                            const Matrix<T> dX = softmax_backward(as_rows(weights), as_rows(dweights));   // (0.5), exercise 00.2
-                            return std::vector<Array<T>>{with_shape(dX, weights)};
+                            Matrix<T> dX = softmax_backward(as_rows(weights), as_rows(dweights));   // (0.5), exercise 00.2
+                            return std::vector<Array<T>>{with_shape(std::move(dX), weights)};
                         });
 }
 

@@ -8,15 +8,39 @@
 #include "common/nn/checkpoint.hpp"
 #include "common/progress.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <sstream>
 #include <map>
 #include <optional>
+#include <vector>
 
 namespace attn::ch01 {
 
-void add_seq2seq_flags(CommandLine& cli, AppSettings& settings, const std::string& chapter_dir) {
+namespace {
+// "0.003 for translation; 0.015 for translation --quick, dates, dates --quick" (or one number
+// when every recipe uses the same).
+std::string per_recipe(double Recipe::*field, const Recipes& recipes) {
+    const std::vector<std::pair<const char*, double>> values = {
+        {"translation", recipes.translation.*field}, {"translation --quick", recipes.translation_quick.*field},
+        {"dates", recipes.dates.*field}, {"dates --quick", recipes.dates_quick.*field}};
+    std::vector<std::pair<double, std::string>> groups;   // each value with the recipes that use it
+    for (const auto& [name, value] : values) {
+        auto group = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == value; });
+        if (group == groups.end()) groups.push_back({value, name});
+        else group->second += std::string(", ") + name;
+    }
+    std::ostringstream text;
+    for (std::size_t i = 0; i < groups.size(); ++i) {
+        text << (i > 0 ? "; " : "") << groups[i].first;
+        if (groups.size() > 1) text << " for " << groups[i].second;
+    }
+    return text.str();
+}
+}  // namespace
+
+void add_seq2seq_flags(CommandLine& cli, AppSettings& settings, const std::string& chapter_dir, const Recipes& recipes) {
     add_standard_flags(cli, settings.run, chapter_dir);
     cli.option("task", &settings.task, "translation (toy French->English, word level) or dates (character level)", "TASK");
     cli.option("data", &settings.data, "train on your own corpus: a TSV file of source<TAB>target lines", "FILE");
@@ -28,28 +52,34 @@ void add_seq2seq_flags(CommandLine& cli, AppSettings& settings, const std::strin
     // The upper bounds keep a typo from ending in std::bad_alloc after minutes of work.
     cli.option("embedding", &settings.embedding, "embedding size (default: 64 for words, 32 for characters)", 0, 2048);
     cli.option("hidden", &settings.hidden, "GRU hidden size", 1, 2048);
-    cli.option("lr", &settings.lr, "Adam's peak learning rate");
-    cli.option("lr-end", &settings.lr_end, "the learning rate decays (cosine) to lr * this by the last step; 1 keeps it constant");
+    cli.option("lr", &settings.lr, "Adam's peak learning rate (default: " + per_recipe(&Recipe::lr, recipes) + ")");
+    cli.option("lr-end", &settings.lr_end, "the learning rate decays (cosine) to lr * this by the last step; 1 keeps it constant (default: " +
+                                               per_recipe(&Recipe::lr_end, recipes) + ")");
     cli.option("batch", &settings.batch, "sentences per batch", 1, 8192);
     cli.flag("ranges", &settings.print_ranges, "print the chapter's expected results (a markdown table) and stop");
 }
 
-int default_steps(const DefaultSteps& defaults, const std::string& task, bool has_data, bool quick) {
-    const bool dates = task == "dates" && !has_data;
-    if (quick) return dates ? defaults.dates_quick : defaults.translation_quick;
-    return dates ? defaults.dates : defaults.translation;
+const Recipe& recipe_for(const Recipes& recipes, const std::string& task, bool has_data, bool quick) {
+    if (task == "dates" && !has_data) return quick ? recipes.dates_quick : recipes.dates;
+    return quick ? recipes.translation_quick : recipes.translation;
 }
 
 void finish_seq2seq_flags(const CommandLine& cli, AppSettings& settings, const std::string& chapter_dir,
-                          const DefaultSteps& steps) {
+                          const Recipes& recipes) {
     if (settings.task != "translation" && settings.task != "dates")
         throw UsageError("--task must be translation or dates, got '" + settings.task + "'", cli.usage());
+    const bool has_data = !settings.data.empty();
+    finish_standard_flags(cli, settings.run, chapter_dir, recipe_for(recipes, settings.task, has_data, false).steps,
+                          recipe_for(recipes, settings.task, has_data, true).steps);
+    const Recipe& recipe = recipe_for(recipes, settings.task, has_data, settings.run.quick);
+    settings.steps_given = cli.given("steps");
+    settings.lr_given = cli.given("lr");
+    settings.lr_end_given = cli.given("lr-end");
+    if (!settings.lr_given) settings.lr = recipe.lr;
+    if (!settings.lr_end_given) settings.lr_end = recipe.lr_end;
     if (!(settings.lr > 0 && settings.lr < 1)) throw UsageError("--lr must be between 0 and 1", cli.usage());
     if (!(settings.lr_end > 0 && settings.lr_end <= 1)) throw UsageError("--lr-end must be above 0 and at most 1", cli.usage());
-    const bool dates = settings.task == "dates" && settings.data.empty();
-    finish_standard_flags(cli, settings.run, chapter_dir, default_steps(steps, settings.task, !settings.data.empty(), false),
-                          default_steps(steps, settings.task, !settings.data.empty(), true));
-    settings.steps_given = cli.given("steps");
+    const bool dates = settings.task == "dates" && !has_data;
     if (settings.embedding == 0) settings.embedding = dates ? 32 : 64;
     settings.measured_defaults = settings.data.empty() && settings.load.empty();
     for (const char* flag : {"steps", "embedding", "hidden", "lr", "lr-end", "batch"})

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Is chapter 01's failure on long sentences the context-vector bottleneck, or just too little
-# training? This trains chapter 01 at its default budget and at twice its steps, and chapter
-# 02 (attention) at its default budget, all with the same seed, task, sizes, batch and
-# learning rate, then prints BLEU by source length side by side. If more training were the
-# cure, chapter 01's long buckets would improve with twice the steps.
+# training? This trains chapter 01 at its default recipe and at twice its steps, and chapter
+# 02 (attention) at its own default recipe, all with the same seed, task, sizes and batch,
+# then prints BLEU by source length side by side. If more training were the cure, chapter
+# 01's long buckets would improve with twice the steps.
 #
-#   chapters/01_encoder_decoder/bottleneck_evidence.sh [--seed N]     (about 10 minutes on a quiet machine)
+#   chapters/01_encoder_decoder/bottleneck_evidence.sh [--seed N]     (about 12 minutes on a quiet machine)
 #
 # Runs the built programs build/bin/ch01 and build/bin/ch02 (./course build, or cmake) from
 # the course's folder. Chapter 01's default run is written to out/01_encoder_decoder, as

@@ -42,9 +42,9 @@ int run(int argc, char** argv) {
     AppSettings settings;
     CommandLine cli(argc > 0 ? std::filesystem::path(argv[0]).filename().string() : "ch01",
                     "an RNN encoder-decoder and its context-vector bottleneck");
-    add_seq2seq_flags(cli, settings, chapter_dir);
+    add_seq2seq_flags(cli, settings, chapter_dir, chapter01_recipes);
     if (!cli.parse(argc, argv)) return 0;
-    finish_seq2seq_flags(cli, settings, chapter_dir, chapter01_steps);
+    finish_seq2seq_flags(cli, settings, chapter_dir, chapter01_recipes);
     if (settings.print_ranges) {
         std::cout << ranges_markdown(expected_ranges());
         return 0;

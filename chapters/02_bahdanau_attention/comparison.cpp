@@ -12,9 +12,13 @@ const std::string chapter01_dir = "01_encoder_decoder";
 }
 
 ch01::AppSettings chapter01_settings(const ch01::AppSettings& settings) {
+    // Chapter 01 trains on its own recipe, except for what the command line set for both.
+    const ch01::Recipe& recipe =
+        ch01::recipe_for(ch01::chapter01_recipes, settings.task, !settings.data.empty(), settings.run.quick);
     ch01::AppSettings chapter01 = settings;
-    if (!settings.steps_given)
-        chapter01.run.steps = ch01::default_steps(ch01::chapter01_steps, settings.task, !settings.data.empty(), settings.run.quick);
+    if (!settings.steps_given) chapter01.run.steps = recipe.steps;
+    if (!settings.lr_given) chapter01.lr = recipe.lr;
+    if (!settings.lr_end_given) chapter01.lr_end = recipe.lr_end;
     chapter01.load.clear();
     return chapter01;
 }

@@ -50,9 +50,9 @@ int run(int argc, char** argv) {
     ch01::AppSettings settings;
     CommandLine cli(argc > 0 ? std::filesystem::path(argv[0]).filename().string() : "ch02",
                     "Bahdanau attention, compared with chapter 01's context vector");
-    ch01::add_seq2seq_flags(cli, settings, chapter_dir);
+    ch01::add_seq2seq_flags(cli, settings, chapter_dir, chapter02_recipes);
     if (!cli.parse(argc, argv)) return 0;
-    ch01::finish_seq2seq_flags(cli, settings, chapter_dir, chapter02_steps);
+    ch01::finish_seq2seq_flags(cli, settings, chapter_dir, chapter02_recipes);
     if (settings.print_ranges) {
         std::cout << ranges_markdown(expected_ranges());
         return 0;
@@ -77,9 +77,10 @@ int run(int argc, char** argv) {
     if (!settings.load.empty()) {
         ch01::load_model(model, task, settings, settings.load);
     } else {
+        const ch01::AppSettings chapter01 = chapter01_settings(settings);
         std::cout << "\n3. Training for " << settings.run.steps << " steps (batch " << settings.batch << ", Adam, lr "
-                  << settings.lr << ch01::learning_rate_decay(settings) << "), chapter 01's recipe; chapter 01 trains for "
-                  << chapter01_settings(settings).run.steps << " steps\n";
+                  << settings.lr << ch01::learning_rate_decay(settings) << "); chapter 01 trains for "
+                  << chapter01.run.steps << " steps at lr " << chapter01.lr << ch01::learning_rate_decay(chapter01) << "\n";
         const std::vector<data::Pair> peek(task.corpus.validation.begin(),
                                            task.corpus.validation.begin() + std::min<std::ptrdiff_t>(2, task.corpus.validation.size()));
         log = ch01::train(model, task, ch01::train_config(settings, "   training"), [&](int step, double valid_loss) {
@@ -100,7 +101,7 @@ int run(int argc, char** argv) {
     print_comparison(before.run.test, test);
     std::cout << "   budgets: chapter 01 " << budget(before.run.steps, before.run.train_seconds) << ", chapter 02 "
               << budget(log.steps.empty() ? 0 : settings.run.steps, log.seconds)
-              << " (same data, sizes, batch and learning rate; wall times depend on the machine)\n";
+              << " (same data, sizes and batch, each at its own chapter's learning rate; wall times depend on the machine)\n";
 
     // ---- 5. Figures: the scores of both chapters, the loss, and two alignments.
     const std::filesystem::path out = settings.run.out;

@@ -11,11 +11,22 @@ namespace {
 const std::string chapter02_dir = "02_bahdanau_attention";
 }
 
-AdditiveScores chapter02_scores(const ch01::AppSettings& settings, const ch01::Task& task) {
+namespace {
+ch01::AppSettings chapter02_settings(const ch01::AppSettings& settings) {
     ch01::AppSettings chapter02 = settings;   // the same budget: chapter 03 trains on chapter 02's
     chapter02.load.clear();
-    if (const std::optional<ch01::SavedRun> found = ch01::find_saved_run(chapter02_dir, chapter02, task))
-        return {found->run, found->origin};
+    return chapter02;
+}
+}  // namespace
+
+std::optional<AdditiveScores> saved_chapter02_scores(const ch01::AppSettings& settings, const ch01::Task& task) {
+    const std::optional<ch01::SavedRun> found = ch01::find_saved_run(chapter02_dir, chapter02_settings(settings), task);
+    if (!found) return std::nullopt;
+    return AdditiveScores{found->run, found->origin};
+}
+
+AdditiveScores train_chapter02(const ch01::AppSettings& settings, const ch01::Task& task) {
+    const ch01::AppSettings chapter02 = chapter02_settings(settings);
     std::cout << "   no chapter 02 run with these settings in " << ch01::saved_run_paths(chapter02_dir, settings)
               << ": training chapter 02's model now ("
               << chapter02.run.steps << " steps)\n";

@@ -6,6 +6,7 @@
 #pragma once
 #include "chapters/01_encoder_decoder/run_summary.hpp"
 
+#include <optional>
 #include <string>
 
 namespace attn::ch03 {
@@ -15,6 +16,10 @@ struct AdditiveScores {
     std::string origin;    // where the numbers came from, for the printout and the summary
 };
 
-AdditiveScores chapter02_scores(const ch01::AppSettings& settings, const ch01::Task& task);
+// The saved run, read before training so that a broken summary.json stops the program early;
+// nothing when there is none with these settings.
+std::optional<AdditiveScores> saved_chapter02_scores(const ch01::AppSettings& settings, const ch01::Task& task);
+// Trains chapter 02's model on the same task and budget, and tests it.
+AdditiveScores train_chapter02(const ch01::AppSettings& settings, const ch01::Task& task);
 
 }  // namespace attn::ch03

@@ -44,13 +44,13 @@ int run(int argc, char** argv) {
     Settings settings;
     CommandLine cli(argc > 0 ? std::filesystem::path(argv[0]).filename().string() : "ch03",
                     "kernel regression as attention, a learned kernel width, why attention divides by sqrt(d), and a Luong decoder");
-    ch01::add_seq2seq_flags(cli, settings.seq, chapter_dir);
+    ch01::add_seq2seq_flags(cli, settings.seq, chapter_dir, ch02::chapter02_recipes);
     cli.option("score", &settings.score, "the translation decoder: dot or general (Luong), or additive (chapter 02's)", "SCORE");
     cli.flag("no-translation", &settings.no_translation, "run parts 1-3 only (kernel regression and the sqrt(d) experiment: seconds)");
     cli.option("width", &settings.initial_width, "the kernel width w that training starts from");
     cli.option("trials", &settings.trials, "random queries per dimension in the sqrt(d) experiment (default 2000, quick 300)", 10, 100000);
     if (!cli.parse(argc, argv)) return 0;
-    ch01::finish_seq2seq_flags(cli, settings.seq, chapter_dir, ch02::chapter02_steps);
+    ch01::finish_seq2seq_flags(cli, settings.seq, chapter_dir, ch02::chapter02_recipes);
     if (settings.seq.print_ranges) {
         std::cout << ranges_markdown(expected_ranges());
         return 0;

@@ -1,6 +1,8 @@
 // Exercise 00.2: softmax's backward pass as a vector-Jacobian product, equation (0.5).
 #include "chapters/00_foundations/softmax_backward.hpp"
 
+#include "common/row_math.hpp"
+
 #include <stdexcept>
 #include <string>
 
@@ -16,10 +18,18 @@ Matrix<T> softmax_backward(const Matrix<T>& Y, const Matrix<T>& dY) {
                                     std::to_string(dY.shape(0)) + ", " + std::to_string(dY.shape(1)) + ")");
     // The Jacobian of one row is diag(y) - y y^T; multiplying it by dY collapses to one
     // dot product per row, so the cost is O(n) per row instead of O(n^2).
-    const Matrix<T> dY_dot_Y = row_sum(Matrix<T>(dY * Y));   // (rows, 1): sum_k dY[i,k] Y[i,k]
-    return Y * (dY - dY_dot_Y);
-    // Alternative: build J = diag(y) - y y^T for each row and multiply; it gives the same
-    // numbers at n times the cost, and is a good way to convince yourself of (0.4).
+    const std::size_t n = Y.shape(1);
+    Matrix<T> dX = Matrix<T>::from_shape(Y.shape());
+    for (std::size_t i = 0; i < Y.shape(0) && n > 0; ++i) {
+        const T *y = &Y(i, 0), *dy = &dY(i, 0);
+        T* dx = &dX(i, 0);
+        const T s = row_math::dot(dy, y, n);                  // s_i = sum_k dY[i, k] Y[i, k]
+        for (std::size_t j = 0; j < n; ++j) dx[j] = y[j] * (dy[j] - s);
+    }
+    return dX;
+    // The matrix form: const Matrix<T> s = row_sum(Matrix<T>(dY * Y)); return Y * (dY - s);
+    // Building J = diag(y) - y y^T for each row and multiplying gives the same numbers at
+    // n times the cost, and is a good way to convince yourself of (0.4).
 }
 
 // ---- instantiations: do not edit ----

@@ -16,8 +16,10 @@ Attention<T> scaled_dot_product_attention(const Var<T>& queries, const Var<T>& k
     check_attention_shapes("scaled_dot_product_attention", queries, keys, values, blocked);
     // Dividing by sqrt(d) keeps the scores' variance near 1 whatever d is, so the softmax
     // does not saturate on one key as d grows.
+    // Scaling the queries (n_q d numbers) rather than the scores (n_q n_k) gives the same
+    // scores for less work when there are more keys than dimensions.
     const T scale = T(1) / std::sqrt(static_cast<T>(queries.shape(2)));
-    const Var<T> scores = bmm(queries, keys, false, true) * scale;            // (b, n_q, n_k)  (3.5)
+    const Var<T> scores = bmm(queries * scale, keys, false, true);            // (b, n_q, n_k)  (3.5)
     Var<T> weights;
     if (is_empty(blocked)) {
         weights = ch00::softmax(scores);                                      // (3.6)
