@@ -120,6 +120,12 @@ else
 fi
 cp .stub "$STUB"
 
+# a learner who starts at chapter 01: its checks pass, --mine still needs chapter 00
+cp solutions/01_encoder_decoder/*.cpp exercises/01_encoder_decoder/
+expect "check says when --mine still needs earlier exercises" 0 'Every exercise of chapter 01 passes' 'do not pass yet.*00\.[123]' \
+    '!Now: \./course run 01 --mine' -- ./course check 01
+git checkout -q -- exercises/01_encoder_decoder
+
 # a learner who moved the solutions away (not to be tempted) or lost the exercise lists
 mv solutions ../solutions.away.$$
 expect "progress without solutions/ still lists every exercise" 0 '^  00\.1 ' '^  02\.4 ' -- ./course progress
