@@ -3,6 +3,7 @@
 
 #include "chapters/03_queries_keys_values/length_mask.hpp"
 #include "chapters/03_queries_keys_values/scaled_dot_product_attention.hpp"
+#include "common/autodiff/ops.hpp"
 
 namespace attn::ch04 {
 
