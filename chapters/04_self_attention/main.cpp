@@ -5,6 +5,7 @@
 #include "chapters/04_self_attention/figures.hpp"
 #include "chapters/04_self_attention/graph_mask.hpp"
 #include "chapters/04_self_attention/local_window_mask.hpp"
+#include "chapters/04_self_attention/patchify.hpp"
 #include "chapters/04_self_attention/self_attention.hpp"
 #include "chapters/04_self_attention/worked_example.hpp"
 #include "common/autodiff/ops.hpp"
@@ -75,7 +76,7 @@ Equivariance check_equivariance(Rng& rng) {
     return result;
 }
 
-// ---- 2. Restricted self-attention: a local window and a graph, as chapter 03 masks.
+// ---- 2. Restricted self-attention: a local window and a graph, as chapter 03 masks.    (4.4)-(4.5)
 void draw_masks(const std::filesystem::path& out) {
     const std::size_t n = 12, window = 2;
     plot::save_and_report(mask_heatmap(local_window_mask(1, n, window), position_labels(n),
@@ -121,10 +122,32 @@ SentenceWeights sentence_weights(Rng& rng) {
             std::max(rows, columns)};
 }
 
+// An image as a sequence of patch vectors (4.6): the 4 x 4 image of 0..15 in 2 x 2 patches,
+// then a 3-channel 32 x 32 image, and the round trip back to pixels.
+bool show_patches(Rng& rng) {
+    Array<double> counting = xt::arange<double>(16.0);
+    counting.reshape({1, 1, 4, 4});
+    const Array<double> patches = patchify(counting, 2);
+    std::printf("   An image as patch vectors: the 4 x 4 image of 0..15 in 2 x 2 patches (left to right, top to bottom):\n");
+    for (std::size_t k = 0; k < patches.shape(1); ++k) {
+        std::printf("   patch %zu:", k);
+        for (std::size_t f = 0; f < patches.shape(2); ++f) std::printf(" %2.0f", patches(0, k, f));
+        std::printf("\n");
+    }
+    Array<double> image = rng.normal_matrix<double>(3 * 32, 32);
+    image.reshape({1, 3, 32, 32});
+    const Array<double> vectors = patchify(image, 4);
+    const bool exact = unpatchify(vectors, 3, 32, 32, 4) == image;
+    std::printf("   a (1, 3, 32, 32) image in 4 x 4 patches -> (%zu, %zu, %zu): %zu vectors of 3 * 4 * 4 numbers; back to "
+                "pixels %s\n",
+                vectors.shape(0), vectors.shape(1), vectors.shape(2), vectors.shape(1), exact ? "exactly" : "NOT exactly");
+    return exact;
+}
+
 int run(int argc, char** argv) {
     RunSettings run;
     CommandLine cli(argc > 0 ? std::filesystem::path(argv[0]).filename().string() : "ch04",
-                    "self-attention: the worked example, permutation equivariance, local and graph masks");
+                    "self-attention: the worked example, permutation equivariance, local and graph masks, image patches");
     add_standard_flags(cli, run, chapter_dir);
     if (!cli.parse(argc, argv)) return 0;
     finish_standard_flags(cli, run, chapter_dir, /*default_steps=*/0, /*quick_steps=*/0);
@@ -138,10 +161,12 @@ int run(int argc, char** argv) {
     const double worked_weight = show_worked_example();
     const Equivariance equivariance = check_equivariance(rng);
 
-    // ---- 2. Masks for restricted self-attention, and the weights over a sentence.  (4.4)-(4.5)
-    std::cout << "\n2. Restricted self-attention: a local window and a graph, as masks; figures in " << out.string()
-              << ":\n";
+    // ---- 2. Masks for restricted self-attention, the weights over a sentence, and an image
+    //         as a sequence of patch vectors.                                       (4.4)-(4.6)
+    std::cout << "\n2. Restricted self-attention (a local window, a graph) as masks, an image as patch vectors, and\n"
+              << "   the weights over a sentence; figures in " << out.string() << ":\n";
     draw_masks(out);
+    const bool round_trip = show_patches(rng);
     const SentenceWeights sentence = sentence_weights(rng);
     plot::save_and_report(sentence.heatmap, out, "sentence_weights");
     std::printf("   the two \"the\" get the same row and column of weights: largest difference %.2e\n",
@@ -157,6 +182,7 @@ int run(int argc, char** argv) {
                    0.0, 1e-12);
     summary.metric("repeated_word_difference", "same word twice: largest difference of their weights",
                    sentence.repeated_word_difference, 0.0, 1e-6);
+    summary.metric("patch_round_trip", "unpatchify(patchify(x)) == x (1 = yes)", round_trip ? 1.0 : 0.0, 1.0, 1.0);
     const std::filesystem::path written = summary.finish(out, clock.seconds());
     std::cout << "  wrote " << written.string() << "\n";
     return 0;
