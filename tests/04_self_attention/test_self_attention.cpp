@@ -1,9 +1,12 @@
 // Self-checks for exercise 04.1: self_attention (exercises/04_self_attention/self_attention.cpp).
 #include "chapters/04_self_attention/self_attention.hpp"
+#include "chapters/03_queries_keys_values/length_mask.hpp"
+#include "chapters/03_queries_keys_values/project_and_attend.hpp"
 #include "chapters/04_self_attention/worked_example.hpp"
 #include "common/autodiff/ops.hpp"
 #include "tests/04_self_attention/golden.hpp"
 #include "tests/support/check_allclose.hpp"
+#include "tests/support/gradcheck.hpp"
 #include "tests/support/property.hpp"
 
 #include <cmath>
@@ -93,6 +96,24 @@ TEST_CASE("04.1 self_attention" * doctest::test_suite("ch04")) {
         const A weights_then_shuffled = xt::view(rows_shuffled, xt::all(), xt::all(), xt::keep(order));
         CHECK_ALLCLOSE(shuffled.output.value(), output_then_shuffled, 1e-12, 1e-14);
         CHECK_ALLCLOSE(shuffled.weights.value(), weights_then_shuffled, 1e-12, 1e-14);
+    };
+    PROPERTY("it is chapter 03's layer with X as the queries, the keys and the values at once") {
+        const GoldenLayer golden;
+        const Var<double> X = attn::constant<double>(golden04::load("sa_X"));
+        const auto self = attn::ch04::self_attention(golden.layer, X, Ids{5, 3});
+        const auto general =
+            attn::ch03::project_and_attend(golden.layer, X, X, X, attn::ch03::length_mask(Ids{5, 3}, 5, 5));
+        CHECK_ALLCLOSE(self.weights.value(), general.weights.value(), 1e-14, 1e-15);
+        CHECK_ALLCLOSE(self.output.value(), general.output.value(), 1e-14, 1e-15);
+    };
+    PROPERTY("its gradient with respect to X matches central differences (with padding)") {
+        const GoldenLayer golden;
+        const support::GradcheckResult check = support::gradcheck(
+            [&](const std::vector<Var<double>>& in) {
+                return attn::ch04::self_attention(golden.layer, in[0], Ids{5, 3}).output;
+            },
+            {golden04::load("sa_X")});
+        CHECK_MESSAGE(check.worst_error < 1e-7, check.report);
     };
     for (const std::string name : {"full", "padded"}) {
         PROPERTY(("it matches PyTorch's output, weights and gradients dX, dW_q, dW_k, dW_v, lengths: " + name).c_str()) {
