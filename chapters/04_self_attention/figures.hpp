@@ -1,0 +1,23 @@
+// The figures of chapter 04: masks and attention weights as square heatmaps, one row per
+// query, one column per key, both labelled with the positions' names.
+#pragma once
+#include "chapters/03_queries_keys_values/attention.hpp"
+#include "common/plot.hpp"
+
+#include <string>
+#include <vector>
+
+namespace attn::ch04 {
+
+// Batch entry 0 of a mask, drawn as 1 where query i may look at key j and 0 where it is blocked.
+plot::Heatmap mask_heatmap(const ch03::Mask& blocked, const std::vector<std::string>& labels, const std::string& title);
+
+// Batch entry 0 of attention weights (batch, n, n), coloured from 0 to the largest weight,
+// each cell labelled with its weight when n <= 12.
+template <class T>
+plot::Heatmap weights_heatmap(const Array<T>& weights, const std::vector<std::string>& labels, const std::string& title);
+
+// "0", "1", ..., "n-1": labels for positions that have no names.
+std::vector<std::string> position_labels(std::size_t n);
+
+}  // namespace attn::ch04

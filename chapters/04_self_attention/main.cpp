@@ -1,0 +1,195 @@
+// Chapter 04, self-attention: one set of vectors is at once the queries, the keys and the
+// values. The lesson's worked example computed by the layer, the permutation equivariance
+// that follows from (4.1)-(4.3), and the masks that restrict self-attention to a local
+// window or to a graph's edges, beside the weights of a random layer over a sentence.
+#include "chapters/04_self_attention/figures.hpp"
+#include "chapters/04_self_attention/graph_mask.hpp"
+#include "chapters/04_self_attention/local_window_mask.hpp"
+#include "chapters/04_self_attention/patchify.hpp"
+#include "chapters/04_self_attention/self_attention.hpp"
+#include "chapters/04_self_attention/worked_example.hpp"
+#include "common/autodiff/ops.hpp"
+#include "common/cli.hpp"
+#include "common/nn/layers.hpp"
+#include "common/progress.hpp"
+#include "common/random.hpp"
+#include "common/summary.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <map>
+#include <unistd.h>
+
+using namespace attn;
+using namespace attn::ch04;
+
+namespace {
+
+const std::string chapter_dir = "04_self_attention";
+
+// Largest |a - b| over all entries.
+double largest_difference(const Array<double>& a, const Array<double>& b) { return xt::amax(xt::abs(a - b))(); }
+
+// ---- 1. The worked example of the lesson, through self_attention (4.1)-(4.3).
+double show_worked_example() {
+    const WorkedExample<double> example;
+    const Var<double> Q = example.layer.W_q(example.X), K = example.layer.W_k(example.X);
+    const Array<double> raw = bmm(Q, K, false, true).value();   // q_0.k_j, before scaling
+    const double scale = std::sqrt(static_cast<double>(WorkedExample<double>::d_k));
+    const Array<double> weights =
+        self_attention(example.layer, example.X, full_lengths(1, 2)).weights.value();
+    std::printf("\n1. The worked example: two words, d_k = %zu; word 0 is the query\n", WorkedExample<double>::d_k);
+    std::printf("   %-30s %10s %10s\n", "", "word 0", "word 1");
+    std::printf("   %-30s %10.1f %10.1f\n", "raw scores q_0 . k_j", raw(0, 0, 0), raw(0, 0, 1));
+    std::printf("   %-30s %10.1f %10.1f\n", ("scaled by 1/sqrt(" + std::to_string(WorkedExample<double>::d_k) + ")").c_str(),
+                raw(0, 0, 0) / scale, raw(0, 0, 1) / scale);
+    std::printf("   %-30s %10.4f %10.4f\n", "softmax weights", weights(0, 0, 0), weights(0, 0, 1));
+    std::printf("   (by hand: 1 / (1 + e^-2) = %.4f, 1 / (1 + e^2) = %.4f)\n", 1 / (1 + std::exp(-2.0)),
+                1 / (1 + std::exp(2.0)));
+    return weights(0, 0, 0);
+}
+
+// ---- 1b. Permutation equivariance: shuffle the rows of X, and the output rows and the
+//          weights' rows and columns shuffle the same way.
+struct Equivariance { double output_difference, weights_difference; };
+
+Equivariance check_equivariance(Rng& rng) {
+    const std::size_t n = 10, d_model = 16;
+    const ch03::AttentionLayer<double> layer({d_model, d_model, d_model, 8, d_model}, rng);
+    Array<double> X = rng.normal_matrix<double>(n, d_model);
+    X.reshape({1, n, d_model});
+    const std::vector<std::size_t> order = rng.permutation(n);
+    const Array<double> X_shuffled = xt::view(X, xt::all(), xt::keep(order), xt::all());
+    const ch03::Attention<double> plain = self_attention(layer, constant<double>(X), full_lengths(1, n));
+    const ch03::Attention<double> shuffled = self_attention(layer, constant<double>(X_shuffled), full_lengths(1, n));
+    const Array<double> output_then_shuffled = xt::view(plain.output.value(), xt::all(), xt::keep(order), xt::all());
+    const Array<double> rows_shuffled = xt::view(plain.weights.value(), xt::all(), xt::keep(order), xt::all());
+    const Array<double> weights_then_shuffled = xt::view(rows_shuffled, xt::all(), xt::all(), xt::keep(order));
+    const Equivariance result{largest_difference(shuffled.output.value(), output_then_shuffled),
+                              largest_difference(shuffled.weights.value(), weights_then_shuffled)};
+    std::printf("\n   Permutation equivariance, a random layer (d_model %zu, d_k 8) on %zu random vectors, shuffled:\n",
+                d_model, n);
+    std::printf("   largest |O(PX) - P O(X)|       = %.2e\n", result.output_difference);
+    std::printf("   largest |A(PX) - P A(X) P^T|   = %.2e   (zero up to rounding: no position is special)\n",
+                result.weights_difference);
+    return result;
+}
+
+// ---- 2. Restricted self-attention: a local window and a graph, as chapter 03 masks.    (4.4)-(4.5)
+void draw_masks(const std::filesystem::path& out) {
+    const std::size_t n = 12, window = 2;
+    plot::save_and_report(mask_heatmap(local_window_mask(1, n, window), position_labels(n),
+                                       "Local window w = 2 on n = 12: i attends to j if |i - j| <= 2"),
+                          out, "mask_local_window");
+    // A directed graph of 6 nodes; adjacency(i, j) is the edge j -> i (i listens to j).
+    const std::vector<std::string> nodes = {"A", "B", "C", "D", "E", "F"};
+    xt::xarray<bool> adjacency = xt::zeros<bool>({nodes.size(), nodes.size()});
+    for (const auto& [from, to] : std::vector<std::pair<std::size_t, std::size_t>>{
+             {0, 1}, {1, 2}, {2, 0}, {2, 3}, {3, 4}, {4, 3}, {5, 4}})
+        adjacency(to, from) = true;
+    std::printf("   the graph's edges: A->B, B->C, C->A, C->D, D->E, E->D, F->E (F hears from nobody)\n");
+    plot::save_and_report(mask_heatmap(graph_mask(adjacency, 1), nodes,
+                                       "Graph mask: i attends to itself and to j if there is an edge j -> i"),
+                          out, "mask_graph");
+}
+
+// The weights of a random (untrained) layer over a sentence of random word embeddings.
+// The same word twice gets the same row and the same column: without positions, self-
+// attention cannot tell the two apart (chapter 06 adds positions).
+struct SentenceWeights { plot::Heatmap heatmap; double repeated_word_difference; };
+
+SentenceWeights sentence_weights(Rng& rng) {
+    const std::vector<std::string> words = {"the", "cat", "sat", "on", "the", "mat", "because", "it", "was", "tired"};
+    std::map<std::string, std::int64_t> vocabulary;
+    xt::xarray<std::int64_t> ids = xt::zeros<std::int64_t>({std::size_t{1}, words.size()});
+    for (std::size_t i = 0; i < words.size(); ++i)
+        ids(0, i) = vocabulary.emplace(words[i], static_cast<std::int64_t>(vocabulary.size())).first->second;
+    const std::size_t d_model = 16;
+    const Embedding<float> embed(vocabulary.size(), d_model, rng);
+    ch03::AttentionLayer<float> layer({d_model, d_model, d_model, d_model, d_model}, rng);
+    // Queries and keys with unit-variance entries (chapter 03's setting for sqrt(d)), so the
+    // weights are neither uniform nor one-hot; a fresh Linear's would be nearly uniform.
+    const double unit = 1.0 / std::sqrt(static_cast<double>(d_model));
+    layer.W_q.weight.value() = rng.normal_matrix<float>(d_model, d_model, unit);
+    layer.W_k.weight.value() = rng.normal_matrix<float>(d_model, d_model, unit);
+    const Array<float> weights = self_attention(layer, embed(ids), full_lengths(1, words.size())).weights.value();
+    // Words 0 and 4 are both "the": compare their rows, and their columns.
+    const Array<double> w = xt::cast<double>(xt::view(weights, 0));
+    const double rows = largest_difference(xt::view(w, 0, xt::all()), xt::view(w, 4, xt::all()));
+    const double columns = largest_difference(xt::view(w, xt::all(), 0), xt::view(w, xt::all(), 4));
+    return {weights_heatmap(weights, words, "Self-attention weights of a random layer over word embeddings (no positions)"),
+            std::max(rows, columns)};
+}
+
+// An image as a sequence of patch vectors (4.6): the 4 x 4 image of 0..15 in 2 x 2 patches,
+// then a 3-channel 32 x 32 image, and the round trip back to pixels.
+bool show_patches(Rng& rng) {
+    Array<double> counting = xt::arange<double>(16.0);
+    counting.reshape({1, 1, 4, 4});
+    const Array<double> patches = patchify(counting, 2);
+    std::printf("   An image as patch vectors: the 4 x 4 image of 0..15 in 2 x 2 patches (left to right, top to bottom):\n");
+    for (std::size_t k = 0; k < patches.shape(1); ++k) {
+        std::printf("   patch %zu:", k);
+        for (std::size_t f = 0; f < patches.shape(2); ++f) std::printf(" %2.0f", patches(0, k, f));
+        std::printf("\n");
+    }
+    Array<double> image = rng.normal_matrix<double>(3 * 32, 32);
+    image.reshape({1, 3, 32, 32});
+    const Array<double> vectors = patchify(image, 4);
+    const bool exact = unpatchify(vectors, 3, 32, 32, 4) == image;
+    std::printf("   a (1, 3, 32, 32) image in 4 x 4 patches -> (%zu, %zu, %zu): %zu vectors of 3 * 4 * 4 numbers; back to "
+                "pixels %s\n",
+                vectors.shape(0), vectors.shape(1), vectors.shape(2), vectors.shape(1), exact ? "exactly" : "NOT exactly");
+    return exact;
+}
+
+int run(int argc, char** argv) {
+    RunSettings run;
+    CommandLine cli(argc > 0 ? std::filesystem::path(argv[0]).filename().string() : "ch04",
+                    "self-attention: the worked example, permutation equivariance, local and graph masks, image patches");
+    add_standard_flags(cli, run, chapter_dir);
+    if (!cli.parse(argc, argv)) return 0;
+    finish_standard_flags(cli, run, chapter_dir, /*default_steps=*/0, /*quick_steps=*/0);
+    const std::filesystem::path out = run.out;
+    Summary summary(chapter_dir, run);
+    const Stopwatch clock;
+    std::cout << "Chapter 04: self-attention (" << code_name(run) << ", seed " << run.seed << ")\n";
+    Rng rng(run.seed);
+
+    // ---- 1. Self-attention in matrix form: the worked example, then equivariance.  (4.1)-(4.3)
+    const double worked_weight = show_worked_example();
+    const Equivariance equivariance = check_equivariance(rng);
+
+    // ---- 2. Masks for restricted self-attention, the weights over a sentence, and an image
+    //         as a sequence of patch vectors.                                       (4.4)-(4.6)
+    std::cout << "\n2. Restricted self-attention (a local window, a graph) as masks, an image as patch vectors, and\n"
+              << "   the weights over a sentence; figures in " << out.string() << ":\n";
+    draw_masks(out);
+    const bool round_trip = show_patches(rng);
+    const SentenceWeights sentence = sentence_weights(rng);
+    plot::save_and_report(sentence.heatmap, out, "sentence_weights");
+    std::printf("   the two \"the\" get the same row and column of weights: largest difference %.2e\n",
+                sentence.repeated_word_difference);
+    std::cout << "\n" << plot::preview(sentence.heatmap, ::isatty(STDOUT_FILENO) == 1, 80);
+
+    // Exact facts rather than measurements: a correct self_attention lands inside whatever the seed.
+    summary.metric("worked_example_weight", "worked example: weight of word 0 (1 / (1 + e^-2))", worked_weight,
+                   0.88079, 0.88080);
+    summary.metric("equivariance_output_difference", "largest |O(PX) - P O(X)|", equivariance.output_difference, 0.0,
+                   1e-12);
+    summary.metric("equivariance_weights_difference", "largest |A(PX) - P A(X) P^T|", equivariance.weights_difference,
+                   0.0, 1e-12);
+    summary.metric("repeated_word_difference", "same word twice: largest difference of their weights",
+                   sentence.repeated_word_difference, 0.0, 1e-6);
+    summary.metric("patch_round_trip", "unpatchify(patchify(x)) == x (1 = yes)", round_trip ? 1.0 : 0.0, 1.0, 1.0);
+    const std::filesystem::path written = summary.finish(out, clock.seconds());
+    std::cout << "  wrote " << written.string() << "\n";
+    return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    return run_program("ch04", [&] { return run(argc, argv); });
+}

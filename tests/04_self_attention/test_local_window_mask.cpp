@@ -1,0 +1,49 @@
+// Self-checks for exercise 04.2: local_window_mask (exercises/04_self_attention/local_window_mask.cpp).
+#include "chapters/04_self_attention/local_window_mask.hpp"
+#include "tests/03_queries_keys_values/golden.hpp"
+#include "tests/support/check_allclose.hpp"
+#include "tests/support/property.hpp"
+
+using attn::ch03::Mask;
+
+namespace {
+constexpr bool o = false, X = true;   // o: may look, X: blocked (the hand-worked tables below)
+}
+
+TEST_CASE("04.2 local_window_mask" * doctest::test_suite("ch04")) {
+    PROPERTY("a position always sees itself: the diagonal is never blocked") {
+        const Mask blocked = attn::ch04::local_window_mask(2, 5, 1);
+        REQUIRE_SHAPE(blocked.shape(), {2, 5, 5});
+        for (std::size_t i = 0; i < 5; ++i) CHECK_FALSE(blocked(0, i, i));
+    };
+    PROPERTY("window 0 on n = 5: each position sees only itself") {
+        const Mask expected = golden03::t3<bool>(
+            {{{o, X, X, X, X}, {X, o, X, X, X}, {X, X, o, X, X}, {X, X, X, o, X}, {X, X, X, X, o}}});
+        CHECK(attn::ch04::local_window_mask(1, 5, 0) == expected);
+    };
+    PROPERTY("window 1 on n = 5, worked by hand: |i - j| <= 1 is visible, the window includes its edge") {
+        const Mask expected = golden03::t3<bool>(
+            {{{o, o, X, X, X}, {o, o, o, X, X}, {X, o, o, o, X}, {X, X, o, o, o}, {X, X, X, o, o}}});
+        CHECK(attn::ch04::local_window_mask(1, 5, 1) == expected);
+    };
+    PROPERTY("the window looks both ways: i sees j exactly when j sees i") {
+        const Mask blocked = attn::ch04::local_window_mask(1, 7, 2);
+        for (std::size_t i = 0; i < 7; ++i)
+            for (std::size_t j = 0; j < 7; ++j) CHECK(blocked(0, i, j) == blocked(0, j, i));
+        CHECK_FALSE(blocked(0, 3, 5));   // two ahead
+        CHECK_FALSE(blocked(0, 3, 1));   // two behind
+        CHECK(blocked(0, 3, 6));         // three ahead
+    };
+    PROPERTY("window n - 1 = 4 on n = 5, and any wider window, blocks nothing") {
+        CHECK_FALSE(xt::any(attn::ch04::local_window_mask(2, 5, 4)));
+        CHECK_FALSE(xt::any(attn::ch04::local_window_mask(2, 5, 100)));
+    };
+    PROPERTY("every batch entry gets the same mask") {
+        const Mask blocked = attn::ch04::local_window_mask(3, 6, 2);
+        REQUIRE_SHAPE(blocked.shape(), {3, 6, 6});
+        const Mask first = xt::view(blocked, 0);
+        const Mask last = xt::view(blocked, 2);
+        CHECK(first == last);
+        CHECK(xt::any(first));
+    };
+}
