@@ -55,7 +55,8 @@ COURSE_CLONES float dot(const float* x, const float* y, std::size_t n) {
 COURSE_CLONES void exp_minus(const float* x, float shift, float* y, std::size_t n) {
     for (std::size_t j = 0; j < n; ++j) {
         const float exponent = x[j] - shift;
-        const float t = exponent < -87.0f ? -87.0f : exponent > 88.0f ? 88.0f : exponent;
+        // Clamped to where 2^k is a normal float; a NaN lands on -87 here and is restored below.
+        const float t = exponent >= -87.0f ? (exponent <= 88.0f ? exponent : 88.0f) : -87.0f;
         const float k = (t * 1.44269504f + 12582912.0f) - 12582912.0f;   // round(t / ln 2): 1.5 * 2^23 trick
         const float r = t - k * 0.693359375f + k * 2.12194440e-4f;
         float p = 1.9875691500e-4f;
@@ -65,10 +66,11 @@ COURSE_CLONES void exp_minus(const float* x, float shift, float* y, std::size_t 
         p = p * r + 1.6666665459e-1f;
         p = p * r + 5.0000001201e-1f;
         p = p * r * r + r + 1.0f;
-        const std::int32_t bits = (static_cast<std::int32_t>(k) + 127) << 23;   // 2^k
+        const std::uint32_t bits = static_cast<std::uint32_t>(static_cast<std::int32_t>(k) + 127) << 23;   // 2^k
         float two_to_k;
         std::memcpy(&two_to_k, &bits, sizeof two_to_k);
-        y[j] = exponent < -87.3f ? 0.0f : p * two_to_k;
+        const float value = exponent < -87.3f ? 0.0f : p * two_to_k;
+        y[j] = exponent != exponent ? exponent : value;   // NaN in, NaN out
     }
 }
 
