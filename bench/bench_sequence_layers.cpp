@@ -3,30 +3,42 @@
 // float32, n = 16, 32, ..., 2048 (layer_cost.hpp). Prints one JSON line per layer and length,
 // then each layer's fitted log-log slope beside the theoretical one and the length where
 // self-attention overtakes the GRU; writes the table and the figure to OUT_DIR.
-// Against bench/sequence_layers_torch.py.   Usage: bench_sequence_layers [OUT_DIR]
+// Against bench/sequence_layers_torch.py.
+// Usage: bench_sequence_layers [--quick] [OUT_DIR]; --quick measures n = 16 ... 1024 with 3 repetitions
+// (chapter 04's quick run), for a look at the shape rather than numbers to quote.
 #include "bench/bench_harness.hpp"
 #include "bench/layer_cost.hpp"
+#include "common/files.hpp"
 #include "common/runtime.hpp"
 
 #include <cstdio>
 #include <exception>
 #include <iostream>
+#include <string>
 
 using namespace attn;
 
 int main(int argc, char** argv) {
-    if (argc > 2) {
-        std::cerr << "usage: bench_sequence_layers [OUT_DIR]   (default build/bench/sequence_layers)\n";
-        return 2;
+    bool quick = false;
+    std::filesystem::path out_dir = "build/bench/sequence_layers";
+    int given = 0;
+    for (int i = 1; i < argc; ++i) {
+        if (std::string(argv[i]) == "--quick") quick = true;
+        else if (argv[i][0] != '-' && given++ == 0) out_dir = argv[i];
+        else {
+            std::cerr << "usage: bench_sequence_layers [--quick] [OUT_DIR]   (default OUT_DIR: build/bench/sequence_layers)\n";
+            return 2;
+        }
     }
-    const std::filesystem::path out_dir = argc == 2 ? argv[1] : "build/bench/sequence_layers";
     if (!tune_runtime().kept_freed_memory) std::cerr << "bench: mallopt was refused; timings include page faults\n";
     try {
+        check_writable_folder(out_dir, "OUT_DIR");   // before the measurements, not after
         const std::size_t d = 64;
         const std::vector<bench::CostPoint> points =
-            bench::measure_layer_costs({16, 32, 64, 128, 256, 512, 1024, 2048}, d, 7);
+            quick ? bench::measure_layer_costs({16, 64, 256, 512, 1024}, d, 3)
+                  : bench::measure_layer_costs({16, 32, 64, 128, 256, 512, 1024, 2048}, d, 7);
         for (const bench::CostPoint& p : points)
-            std::cout << bench::json_line({"sequence layer fwd+bwd " + p.layer + " d64 n" + std::to_string(p.n), p.ms,
+            std::cout << bench::json_line({"sequence layer fwd+bwd " + p.layer + " d" + std::to_string(d) + " n" + std::to_string(p.n), p.ms,
                                            "ms_per_call", {{"peak_mib_growth", p.peak_mib}}})
                       << std::endl;
         for (const std::string& layer : bench::layer_names())
