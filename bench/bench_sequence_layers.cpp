@@ -4,14 +4,16 @@
 // then each layer's fitted log-log slope beside the theoretical one and the length where
 // self-attention overtakes the GRU; writes the table and the figure to OUT_DIR.
 // Against bench/sequence_layers_torch.py.
-// Usage: bench_sequence_layers [--quick] [OUT_DIR]; --quick measures n = 16 ... 1024 with 3 repetitions
-// (chapter 04's quick run), for a look at the shape rather than numbers to quote.
+// Usage: bench_sequence_layers [--quick] [--up-to N] [OUT_DIR]; --quick measures n = 16 ... 1024 with
+// 3 repetitions (a look at the shape, not numbers to quote); --up-to doubles n up to N instead of 2048
+// (to see a crossover beyond the default range).
 #include "bench/bench_harness.hpp"
 #include "bench/layer_cost.hpp"
 #include "common/files.hpp"
 #include "common/runtime.hpp"
 
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <iostream>
 #include <string>
@@ -20,23 +22,28 @@ using namespace attn;
 
 int main(int argc, char** argv) {
     bool quick = false;
+    std::size_t up_to = 2048;
     std::filesystem::path out_dir = "build/bench/sequence_layers";
     int given = 0;
     for (int i = 1; i < argc; ++i) {
-        if (std::string(argv[i]) == "--quick") quick = true;
-        else if (argv[i][0] != '-' && given++ == 0) out_dir = argv[i];
+        const std::string arg = argv[i];
+        if (arg == "--quick") quick = true;
+        else if (arg == "--up-to" && i + 1 < argc && std::atol(argv[i + 1]) >= 64) up_to = std::stoul(argv[++i]);
+        else if (arg[0] != '-' && given++ == 0) out_dir = arg;
         else {
-            std::cerr << "usage: bench_sequence_layers [--quick] [OUT_DIR]   (default OUT_DIR: build/bench/sequence_layers)\n";
+            std::cerr << "usage: bench_sequence_layers [--quick] [--up-to N >= 64] [OUT_DIR]   (default OUT_DIR: "
+                         "build/bench/sequence_layers)\n";
             return 2;
         }
     }
+    std::vector<std::size_t> lengths;
+    for (std::size_t n = 16; n <= up_to; n *= 2) lengths.push_back(n);
     if (!tune_runtime().kept_freed_memory) std::cerr << "bench: mallopt was refused; timings include page faults\n";
     try {
         check_writable_folder(out_dir, "OUT_DIR");   // before the measurements, not after
         const std::size_t d = 64;
         const std::vector<bench::CostPoint> points =
-            quick ? bench::measure_layer_costs({16, 64, 256, 512, 1024}, d, 3)
-                  : bench::measure_layer_costs({16, 32, 64, 128, 256, 512, 1024, 2048}, d, 7);
+            quick ? bench::measure_layer_costs({16, 64, 256, 512, 1024}, d, 3) : bench::measure_layer_costs(lengths, d, 7);
         for (const bench::CostPoint& p : points)
             std::cout << bench::json_line({"sequence layer fwd+bwd " + p.layer + " d" + std::to_string(d) + " n" + std::to_string(p.n), p.ms,
                                            "ms_per_call", {{"peak_mib_growth", p.peak_mib}}})

@@ -2,7 +2,7 @@
 """The PyTorch side of bench_sequence_layers.cpp: one forward + backward (loss = sum of the
 outputs) of a self-attention layer (three Linear without bias, softmax(Q K^T / sqrt(d)) V; the
 same math as chapter 03's layer, not nn.MultiheadAttention), an nn.GRU and an nn.Conv1d(d, d, 3,
-padding=1), at d = 64, batch 1, float32, n = 16 ... 2048. Each point runs in a forked child,
+padding=1), at d = 64, batch 1, float32, n = 16 ... 2048 (or --up-to N). Each point runs in a forked child,
 which reports the median time and the growth of its peak resident memory, as the C++ side does.
 Same JSON lines. Run through ./bench/run (same thread count for both sides)."""
 import argparse
@@ -18,7 +18,6 @@ import torch
 sys.path.insert(0, __file__.rsplit("/", 1)[0])
 from torch_baseline import median_ms_per_call  # noqa: E402
 
-LENGTHS = [16, 32, 64, 128, 256, 512, 1024, 2048]
 LAYERS = ["self-attention", "GRU", "convolution k3"]
 THEORY = {"self-attention": 2, "GRU": 1, "convolution k3": 1}
 
@@ -123,11 +122,15 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--repetitions", type=int, default=7)
+    parser.add_argument("--up-to", type=int, default=2048, help="double n from 16 up to this length")
     args = parser.parse_args()
+    if args.up_to < 64:
+        parser.error("--up-to must be at least 64 (the slopes are fitted to the upper half of n)")
+    lengths = [16 * 2 ** i for i in range(12) if 16 * 2 ** i <= args.up_to]
     torch.set_num_threads(args.threads)
     d = 64
     times = {layer: [] for layer in LAYERS}
-    for n in LENGTHS:
+    for n in lengths:
         for layer in LAYERS:
             ms, mib = in_child(layer, n, d, args.repetitions)
             times[layer].append(ms)
@@ -135,14 +138,14 @@ def main():
                               "threads": args.threads, "ms_per_call": ms, "peak_mib_growth": mib,
                               "env": {"torch": torch.__version__}}), flush=True)
     for layer in LAYERS:
-        print(f"torch  {layer:15} log-log slope {fit_log_log(LENGTHS, times[layer])[0]:.2f} over the upper half of n "
+        print(f"torch  {layer:15} log-log slope {fit_log_log(lengths, times[layer])[0]:.2f} over the upper half of n "
               f"(theory {THEORY[layer]})")
-    crossover = attention_gru_crossover(LENGTHS, times["self-attention"], times["GRU"])
+    crossover = attention_gru_crossover(lengths, times["self-attention"], times["GRU"])
     if crossover is None:
-        print(f"torch  self-attention stays cheaper than the GRU up to n = {LENGTHS[-1]}")
+        print(f"torch  self-attention stays cheaper than the GRU up to n = {lengths[-1]}")
     else:
         print(f"torch  self-attention costs more time than the GRU from n = {crossover:.0f} on")
-    (slope_a, icpt_a), (slope_g, icpt_g) = (fit_log_log(LENGTHS, times[k]) for k in ("self-attention", "GRU"))
+    (slope_a, icpt_a), (slope_g, icpt_g) = (fit_log_log(lengths, times[k]) for k in ("self-attention", "GRU"))
     if slope_a > slope_g:
         print(f"torch  the fitted lines of self-attention and the GRU cross at n = "
               f"{math.exp((icpt_g - icpt_a) / (slope_a - slope_g)):.0f}")
