@@ -1,7 +1,7 @@
-// Measuring the three layers (see layer_cost.hpp). Each (layer, n) point runs in a forked child:
-// the parent never allocates the models, so every child starts from the same small heap, and
-// the kernel's high-water mark of resident memory (reset through /proc/self/clear_refs) is that
-// one forward + backward pass's peak.
+// Measuring the three layers (see layer_cost.hpp). Each (layer, n) point runs in a forked child
+// that returns its free heap to the system first, so every measurement starts from the same
+// state whatever ran before it, and the kernel's high-water mark of resident memory (reset
+// through /proc/self/clear_refs) is that one forward + backward pass's peak.
 #include "bench/layer_cost.hpp"
 
 #include "chapters/01_encoder_decoder/gru_cell.hpp"
@@ -9,6 +9,7 @@
 #include "common/autodiff/ops.hpp"
 #include "common/nn/conv1d.hpp"
 
+#include <malloc.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -41,6 +42,9 @@ struct Cost {
 // calls, each batch lasting at least ~2 ms so that short calls are not lost in timer noise.
 Cost measure_step(const std::function<void()>& step, int repetitions) {
     using clock = std::chrono::steady_clock;
+    // Hand free heap memory back to the system, so that the pass's allocations show up as new
+    // resident pages even when the caller kept a large freed heap (after training, say).
+    malloc_trim(0);
     reset_peak_memory();
     const double before = status_mib("VmRSS");
     step();

@@ -6,6 +6,7 @@ padding=1), at d = 64, batch 1, float32, n = 16 ... 2048 (or --up-to N). Each po
 which reports the median time and the growth of its peak resident memory, as the C++ side does.
 Same JSON lines. Run through ./bench/run (same thread count for both sides)."""
 import argparse
+import ctypes
 import json
 import math
 import os
@@ -65,6 +66,7 @@ def measure(layer, n, d, repetitions):
     torch.manual_seed(n)
     make_step(layer, 2, d)()   # what any first call sets up once (the autograd engine, for one)
     step = make_step(layer, n, d)
+    ctypes.CDLL("libc.so.6").malloc_trim(0)   # free heap back to the system, as the C++ side does
     with open("/proc/self/clear_refs", "w") as f:
         f.write("5")
     before = status_mib("VmRSS")
