@@ -140,13 +140,6 @@ Cost in_child_process(const std::function<Cost()>& measure) {
 
 }  // namespace
 
-const std::vector<std::string>& layer_names() {
-    static const std::vector<std::string> names{"self-attention", "GRU", "convolution k3"};
-    return names;
-}
-
-double theoretical_slope(const std::string& layer) { return layer == "self-attention" ? 2.0 : 1.0; }
-
 std::vector<CostPoint> measure_layer_costs(const std::vector<std::size_t>& lengths, std::size_t d, int repetitions) {
     if (lengths.empty() || d == 0 || repetitions < 1)
         throw std::invalid_argument("measure_layer_costs: expected some lengths, d > 0 and repetitions >= 1");

@@ -1,5 +1,6 @@
 // What the layer-cost measurements say (see layer_cost.hpp): slopes on log-log axes, where
-// self-attention overtakes the GRU, and the table and figure chapter 04 shows.
+// self-attention overtakes the GRU, and the table and figures chapter 04 shows. Needs only the
+// toolkit (tests/common/test_layer_cost_report.cpp checks it on made-up costs).
 #include "bench/layer_cost.hpp"
 
 #include "common/files.hpp"
@@ -27,6 +28,13 @@ std::string fixed(double value, int decimals) {
 }
 
 }  // namespace
+
+const std::vector<std::string>& layer_names() {
+    static const std::vector<std::string> names{"self-attention", "GRU", "convolution k3"};
+    return names;
+}
+
+double theoretical_slope(const std::string& layer) { return layer == "self-attention" ? 2.0 : 1.0; }
 
 LogLogFit fit_log_log(const std::vector<CostPoint>& points, const std::string& layer) {
     const std::vector<CostPoint> mine = points_of(points, layer);
