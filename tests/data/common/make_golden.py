@@ -12,6 +12,9 @@ ce_*            log_softmax + cross_entropy(ignore_index=0, label_smoothing=0.1)
 adam_*          torch.optim.Adam(lr=0.01, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.01) on a (3, 4)
                 parameter: three fixed gradients and the parameter after each step
 clip_*          torch.nn.utils.clip_grad_norm_(max_norm=1.0) on two gradients: before, after, the norm
+conv1d_k3_*     torch.nn.Conv1d(3, 4, 3, padding=1): x (2, 6, 3) in the course's (batch, n, channels)
+                layout (transposed for PyTorch and back), weight (4, 3, 3), bias, dy, and y, dx, dweight, dbias
+conv1d_k5_*     torch.nn.Conv1d(2, 3, 5, padding=2) on x (1, 3, 2): a kernel wider than the sequence
 """
 import pathlib
 
@@ -26,7 +29,10 @@ torch.set_default_dtype(torch.float64)
 
 def save(name, tensor):
     array = tensor.detach().numpy() if isinstance(tensor, torch.Tensor) else np.asarray(tensor)
-    np.save(out / f"{name}.npy", array.astype(np.int64 if array.dtype.kind in "iu" else np.float64))
+    # C order always: a transposed tensor (Conv1d's output read back as (batch, n, channels)) would
+    # otherwise be written in Fortran order, which the C++ reader refuses.
+    array = array.astype(np.int64 if array.dtype.kind in "iu" else np.float64, order="C")
+    np.save(out / f"{name}.npy", array)
 
 
 def randn(*shape):
@@ -91,5 +97,20 @@ norm = torch.nn.utils.clip_grad_norm_([a, b], max_norm=1.0)
 save("clip_norm", norm)
 save("clip_after_a", a.grad)
 save("clip_after_b", b.grad)
+
+# Conv1d with "same" padding. PyTorch reads (batch, channels, n); the course keeps positions on
+# axis 1, so x, dy and y are saved as (batch, n, channels).
+for name, (c_in, c_out, k, batch, n) in {"conv1d_k3": (3, 4, 3, 2, 6), "conv1d_k5": (2, 3, 5, 1, 3)}.items():
+    conv = torch.nn.Conv1d(c_in, c_out, k, padding=(k - 1) // 2)
+    with torch.no_grad():
+        conv.weight.copy_(randn(c_out, c_in, k))
+        conv.bias.copy_(randn(c_out))
+    x = randn(batch, n, c_in).requires_grad_(True)
+    y = conv(x.transpose(1, 2)).transpose(1, 2)
+    dy = randn(batch, n, c_out)
+    y.backward(dy)
+    for part, t in {"x": x, "weight": conv.weight, "bias": conv.bias, "dy": dy, "y": y, "dx": x.grad,
+                    "dweight": conv.weight.grad, "dbias": conv.bias.grad}.items():
+        save(f"{name}_{part}", t)
 
 print(f"wrote {len(list(out.glob('*.npy')))} files to {out.name}/ with torch {torch.__version__}")

@@ -1,0 +1,165 @@
+// Measuring the three layers (see layer_cost.hpp). Each (layer, n) point runs in a forked child
+// that returns its free heap to the system first, so every measurement starts from the same
+// state whatever ran before it, and the kernel's high-water mark of resident memory (reset
+// through /proc/self/clear_refs) is that one forward + backward pass's peak.
+#include "bench/layer_cost.hpp"
+
+#include "chapters/01_encoder_decoder/gru_cell.hpp"
+#include "chapters/03_queries_keys_values/project_and_attend.hpp"
+#include "common/autodiff/ops.hpp"
+#include "common/nn/conv1d.hpp"
+
+#include <malloc.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <stdexcept>
+
+namespace attn::bench {
+
+namespace {
+
+double status_mib(const std::string& key) {   // "VmRSS" or "VmHWM" of /proc/self/status, in MiB
+    std::ifstream status("/proc/self/status");
+    std::string line;
+    while (std::getline(status, line))
+        if (line.rfind(key + ":", 0) == 0) return std::stod(line.substr(key.size() + 1)) / 1024.0;   // kB
+    return 0;
+}
+
+void reset_peak_memory() { std::ofstream("/proc/self/clear_refs") << "5"; }   // VmHWM := VmRSS
+
+struct Cost {
+    double ms = 0, peak_mib = 0;
+};
+
+// The memory of the first call, then the median time per call over `repetitions` batches of
+// calls, each batch lasting at least ~2 ms so that short calls are not lost in timer noise.
+Cost measure_step(const std::function<void()>& step, int repetitions) {
+    using clock = std::chrono::steady_clock;
+    // Hand free heap memory back to the system, so that the pass's allocations show up as new
+    // resident pages even when the caller kept a large freed heap (after training, say).
+    malloc_trim(0);
+    reset_peak_memory();
+    const double before = status_mib("VmRSS");
+    step();
+    Cost cost;
+    cost.peak_mib = status_mib("VmHWM") - before;
+    const auto start = clock::now();
+    step();
+    const double one_call_ms = std::chrono::duration<double, std::milli>(clock::now() - start).count();
+    const int calls = static_cast<int>(std::clamp(std::ceil(2.0 / std::max(one_call_ms, 1e-3)), 1.0, 1000.0));
+    std::vector<double> samples;
+    for (int r = 0; r < repetitions; ++r) {
+        const auto batch_start = clock::now();
+        for (int c = 0; c < calls; ++c) step();
+        samples.push_back(std::chrono::duration<double, std::milli>(clock::now() - batch_start).count() / calls);
+    }
+    std::sort(samples.begin(), samples.end());
+    cost.ms = samples[samples.size() / 2];
+    return cost;
+}
+
+Var<float> random_input(std::size_t n, std::size_t d, Rng& rng) {   // X: (1, n, d), a leaf that wants dX
+    Array<float> values = Array<float>::from_shape({1, n, d});
+    for (float& v : values) v = static_cast<float>(rng.normal());
+    return parameter<float>(std::move(values));
+}
+
+// One forward + backward of layer `layer` on a fresh random X (1, n, d); loss = sum of the outputs.
+Cost measure_layer(const std::string& layer, std::size_t n, std::size_t d, int repetitions);
+
+// What any first call sets up once (OpenBLAS's buffers, for one), done at n = 2 so that it
+// counts in neither the time nor the memory of the measured length.
+Cost measure_layer_after_warmup(const std::string& layer, std::size_t n, std::size_t d, int repetitions) {
+    measure_layer(layer, 2, d, 1);
+    return measure_layer(layer, n, d, repetitions);
+}
+
+Cost measure_layer(const std::string& layer, std::size_t n, std::size_t d, int repetitions) {
+    Rng rng(n);
+    const Var<float> X = random_input(n, d, rng);
+    if (layer == "self-attention") {
+        const ch03::AttentionLayer<float> attention({d, d, d, d, d}, rng);
+        return measure_step([&] {
+            backward(sum(ch03::project_and_attend(attention, X, X, X).output));   // softmax(Q K^T / sqrt(d)) V
+            attention.zero_grad();
+            X.zero_grad();
+        }, repetitions);
+    }
+    if (layer == "GRU") {
+        const ch01::GruLayer<float> gru(d, d, rng);
+        return measure_step([&] {
+            const Var<float> x_gates = gru.project_inputs(X);                 // (1, n, 3d), all steps at once
+            Var<float> h = constant<float>(xt::zeros<float>({std::size_t(1), d}));
+            std::vector<Var<float>> states;
+            for (std::size_t t = 0; t < n; ++t) {                            // n steps, one after the other
+                h = ch01::gru_cell(select(x_gates, 1, t), h, gru);
+                states.push_back(h);
+            }
+            backward(sum(stack(states, 1)));
+            gru.zero_grad();
+            X.zero_grad();
+        }, repetitions);
+    }
+    if (layer != "convolution k3") throw std::invalid_argument("measure_layer_costs: no layer called " + layer);
+    const Conv1d<float> conv(d, d, 3, rng);
+    return measure_step([&] {
+        backward(sum(conv(X)));
+        conv.zero_grad();
+        X.zero_grad();
+    }, repetitions);
+}
+
+// Runs `measure` in a child process and reads its result back through a pipe.
+Cost in_child_process(const std::function<Cost()>& measure) {
+    int fds[2];
+    if (pipe(fds) != 0) throw std::runtime_error("measure_layer_costs: cannot create a pipe");
+    const pid_t pid = fork();
+    if (pid < 0) throw std::runtime_error("measure_layer_costs: cannot start a child process");
+    if (pid == 0) {
+        // The child must never return into the parent's code: it leaves through _exit, which
+        // also skips the destructors and atexit handlers of the parent's objects.
+        close(fds[0]);
+        try {
+            const Cost cost = measure();
+            _exit(write(fds[1], &cost, sizeof cost) == static_cast<ssize_t>(sizeof cost) ? 0 : 1);
+        } catch (const std::exception& e) {   // e.g. an exercise not done yet: say so, once
+            std::cerr << "measure_layer_costs: " << e.what() << std::endl;
+        }
+        _exit(1);
+    }
+    close(fds[1]);
+    Cost cost;
+    const ssize_t got = read(fds[0], &cost, sizeof cost);
+    close(fds[0]);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    if (got != static_cast<ssize_t>(sizeof cost) || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        throw std::runtime_error("measure_layer_costs: a measurement's child process failed");
+    return cost;
+}
+
+}  // namespace
+
+std::vector<CostPoint> measure_layer_costs(const std::vector<std::size_t>& lengths, std::size_t d, int repetitions) {
+    if (lengths.empty() || d == 0 || repetitions < 1)
+        throw std::invalid_argument("measure_layer_costs: expected some lengths, d > 0 and repetitions >= 1");
+    std::vector<std::size_t> sorted = lengths;
+    std::sort(sorted.begin(), sorted.end());
+    std::vector<CostPoint> points;
+    for (const std::size_t n : sorted)
+        for (const std::string& layer : layer_names()) {
+            const Cost cost = in_child_process([&] { return measure_layer_after_warmup(layer, n, d, repetitions); });
+            points.push_back({layer, n, d, cost.ms, cost.peak_mib});
+        }
+    return points;
+}
+
+}  // namespace attn::bench
