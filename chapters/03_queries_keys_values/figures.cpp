@@ -70,7 +70,9 @@ plot::LinePlot score_variance(const std::vector<ScalingRow>& rows) {
     const std::vector<double> d = column(rows, [](const ScalingRow& r) { return static_cast<double>(r.d); });
     plot.series.push_back({"q . k", d, column(rows, [](const ScalingRow& r) { return r.score_variance; }), false, true});
     plot.series.push_back({"q . k / sqrt(d)", d, column(rows, [](const ScalingRow& r) { return r.scaled_score_variance; }), false, true});
-    plot.series.push_back({"d (theory)", d, d, false, false, true});
+    plot::Series theory{"d (theory)", d, d};
+    theory.reference = true;
+    plot.series.push_back(theory);
     plot.legend = "top left";
     return plot;
 }
@@ -87,9 +89,10 @@ plot::LinePlot softmax_saturation(const std::vector<ScalingRow>& rows, int n_key
     const auto normalised = [n_keys](double entropy) { return entropy / std::log(static_cast<double>(n_keys)); };
     plot.series.push_back({"q . k: largest weight", d, column(rows, [](const ScalingRow& r) { return r.max_weight; }), false, true});
     plot.series.push_back({"q . k: entropy / ln n", d, column(rows, [&](const ScalingRow& r) { return normalised(r.entropy); }), false, true, true});
-    plot.series.push_back({"q . k / sqrt(d): largest weight", d, column(rows, [](const ScalingRow& r) { return r.scaled_max_weight; }), false, true});
+    // The scaled scores in the same colour as in the other two figures of the experiment.
+    plot.series.push_back({"q . k / sqrt(d): largest weight", d, column(rows, [](const ScalingRow& r) { return r.scaled_max_weight; }), false, true, false, false, 1});
     plot.series.push_back({"q . k / sqrt(d): entropy / ln n", d, column(rows, [&](const ScalingRow& r) { return normalised(r.scaled_entropy); }), false, true, true});
-    plot.legend = "outside";
+    plot.legend = "center right";
     return plot;
 }
 
