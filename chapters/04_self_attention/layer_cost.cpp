@@ -2,7 +2,7 @@
 // that returns its free heap to the system first, so every measurement starts from the same
 // state whatever ran before it, and the kernel's high-water mark of resident memory (reset
 // through /proc/self/clear_refs) is that one forward + backward pass's peak.
-#include "bench/layer_cost.hpp"
+#include "chapters/04_self_attention/layer_cost.hpp"
 
 #include "chapters/01_encoder_decoder/gru_cell.hpp"
 #include "chapters/03_queries_keys_values/project_and_attend.hpp"
@@ -21,7 +21,7 @@
 #include <iostream>
 #include <stdexcept>
 
-namespace attn::bench {
+namespace attn::ch04 {
 
 namespace {
 
@@ -162,4 +162,4 @@ std::vector<CostPoint> measure_layer_costs(const std::vector<std::size_t>& lengt
     return points;
 }
 
-}  // namespace attn::bench
+}  // namespace attn::ch04
