@@ -161,7 +161,7 @@ void measure_costs(bool quick, const Ranges& ranges, Summary& summary, const std
         lengths.clear();
         for (std::size_t n = 16; n <= 2048; n *= 2) lengths.push_back(n);
     }
-    const int repetitions = quick ? 3 : 5;
+    const int repetitions = quick ? 3 : 7;   // as bench_sequence_layers
     std::printf("\n3. What each layer costs: milliseconds and peak memory (MiB) of one forward + backward pass,\n"
                 "   batch 1, d = %zu, float32, the median of %d timings per point (each in a process of its own):\n",
                 d, repetitions);
