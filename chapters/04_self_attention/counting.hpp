@@ -15,7 +15,7 @@ namespace attn::ch04 {
 // Sizes chosen so that the three taggers have about the same number of parameters.
 struct TaggerSizes {
     std::size_t d_model = 32;         // embedding size (and the self-attention layer's width)
-    std::size_t hidden = 64;          // the head's hidden layer (32 is too few to read the counts out)
+    std::size_t hidden = 64;          // the head's hidden layer; 32 units read the counts out far worse
     std::size_t gru_state = 12;       // per direction
     std::size_t conv_channels = 18;
     std::size_t conv_layers = 3;      // reach: conv_layers positions on each side

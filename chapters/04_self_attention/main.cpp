@@ -218,6 +218,9 @@ void compare_on_counting(const RunSettings& run, const Ranges& ranges, Summary& 
                 "   %d steps of %zu sequences, the same batches for all three; tested on %zu sequences:\n",
                 task.length, task.vocab, task.classes, task.classes, sizes.d_model, sizes.hidden, task.classes, recipe.lr,
                 recipe.clip, recipe.steps, recipe.batch, test.tokens.shape(0));
+    std::printf("   the mixing: self-attention d_k = d_v = %zu with x + attention(x) (no positions), a GRU of %zu per\n"
+                "   direction, %zu convolutions of %zu channels (reach: %zu positions on each side)\n",
+                sizes.d_model, sizes.gru_state, sizes.conv_layers, sizes.conv_channels, sizes.conv_layers);
     std::vector<std::vector<double>> by_bucket;
     std::vector<std::string> names;
     std::vector<TaggerScore> scores;
@@ -227,7 +230,7 @@ void compare_on_counting(const RunSettings& run, const Ranges& ranges, Summary& 
         scores.push_back(score_tagger(*tagger, task, test));
         names.push_back(tagger->name());
         by_bucket.push_back(scores.back().by_bucket);
-        std::printf("   %-22s %6zu parameters, trained in %5.1f s, final loss %.3f\n", tagger->name().c_str(),
+        std::printf("   %-22s %6zu parameters, trained in %5.1f s, loss over the last tenth %.3f\n", tagger->name().c_str(),
                     tagger->parameter_count(), clock.seconds(), loss);
     }
     std::printf("\n   test accuracy by the distance from each position to the farthest other occurrence of its token\n");
