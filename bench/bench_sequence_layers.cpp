@@ -8,7 +8,7 @@
 // 3 repetitions (a look at the shape, not numbers to quote); --up-to doubles n up to N instead of 2048
 // (to see a crossover beyond the default range).
 #include "bench/bench_harness.hpp"
-#include "bench/layer_cost.hpp"
+#include "chapters/04_self_attention/layer_cost.hpp"
 #include "common/files.hpp"
 #include "common/runtime.hpp"
 
@@ -42,22 +42,22 @@ int main(int argc, char** argv) {
     try {
         check_writable_folder(out_dir, "OUT_DIR");   // before the measurements, not after
         const std::size_t d = 64;
-        const std::vector<bench::CostPoint> points =
-            quick ? bench::measure_layer_costs({16, 64, 256, 512, 1024}, d, 3) : bench::measure_layer_costs(lengths, d, 7);
-        for (const bench::CostPoint& p : points)
+        const std::vector<ch04::CostPoint> points =
+            quick ? ch04::measure_layer_costs({16, 64, 256, 512, 1024}, d, 3) : ch04::measure_layer_costs(lengths, d, 7);
+        for (const ch04::CostPoint& p : points)
             std::cout << bench::json_line({"sequence layer fwd+bwd " + p.layer + " d" + std::to_string(d) + " n" + std::to_string(p.n), p.ms,
                                            "ms_per_call", {{"peak_mib_growth", p.peak_mib}}})
                       << std::endl;
-        for (const std::string& layer : bench::layer_names())
+        for (const std::string& layer : ch04::layer_names())
             std::printf("course %-15s log-log slope %.2f over the upper half of n (theory %.0f)\n", layer.c_str(),
-                        bench::fit_log_log(points, layer).slope, bench::theoretical_slope(layer));
-        if (const std::optional<double> n = bench::attention_gru_crossover(points))
+                        ch04::fit_log_log(points, layer).slope, ch04::theoretical_slope(layer));
+        if (const std::optional<double> n = ch04::attention_gru_crossover(points))
             std::printf("course self-attention costs more time than the GRU from n = %.0f on\n", *n);
         else
             std::printf("course self-attention stays cheaper than the GRU up to n = %zu\n", points.back().n);
-        if (const std::optional<double> n = bench::fitted_attention_gru_crossover(points))
+        if (const std::optional<double> n = ch04::fitted_attention_gru_crossover(points))
             std::printf("course the fitted lines of self-attention and the GRU cross at n = %.0f\n", *n);
-        const bench::LayerCostFiles files = bench::save_layer_costs(points, out_dir);
+        const ch04::LayerCostFiles files = ch04::save_layer_costs(points, out_dir);
         std::printf("course table and figures: %s, %s, %s\n", files.table.c_str(),
                     (files.time.rendered ? files.time.png : files.time.script).c_str(),
                     (files.memory.rendered ? files.memory.png : files.memory.script).c_str());

@@ -34,6 +34,26 @@ plot::Heatmap weights_heatmap(const Array<T>& weights, const std::vector<std::st
     return map;
 }
 
+plot::LinePlot accuracy_by_distance_plot(const std::vector<std::string>& names,
+                                         const std::vector<std::vector<double>>& accuracy,
+                                         const std::vector<std::string>& buckets, const std::string& title) {
+    plot::LinePlot figure{title, "distance to the farthest other occurrence of the token", "test accuracy", {}};
+    for (std::size_t m = 0; m < names.size(); ++m) {
+        plot::Series line{names[m], {}, {}};
+        line.markers = true;
+        for (std::size_t k = 0; k < accuracy[m].size(); ++k) {
+            line.x.push_back(static_cast<double>(k));
+            line.y.push_back(accuracy[m][k]);
+        }
+        figure.series.push_back(line);
+    }
+    figure.x_tick_labels = buckets;
+    figure.y_min = 0.0;
+    figure.y_max = 1.0;
+    figure.legend = "bottom left";
+    return figure;
+}
+
 std::vector<std::string> position_labels(std::size_t n) {
     std::vector<std::string> labels;
     for (std::size_t i = 0; i < n; ++i) labels.push_back(std::to_string(i));

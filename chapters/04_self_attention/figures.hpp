@@ -17,6 +17,12 @@ plot::Heatmap mask_heatmap(const ch03::Mask& blocked, const std::vector<std::str
 template <class T>
 plot::Heatmap weights_heatmap(const Array<T>& weights, const std::vector<std::string>& labels, const std::string& title);
 
+// Test accuracy against the distance bucket of the counting task, one line per tagger:
+// names[m]'s accuracies are accuracy[m][bucket], bucket k labelled buckets[k] on the x axis.
+plot::LinePlot accuracy_by_distance_plot(const std::vector<std::string>& names,
+                                         const std::vector<std::vector<double>>& accuracy,
+                                         const std::vector<std::string>& buckets, const std::string& title);
+
 // "0", "1", ..., "n-1": labels for positions that have no names.
 std::vector<std::string> position_labels(std::size_t n);
 

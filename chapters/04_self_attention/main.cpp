@@ -1,9 +1,14 @@
 // Chapter 04, self-attention: one set of vectors is at once the queries, the keys and the
 // values. The lesson's worked example computed by the layer, the permutation equivariance
 // that follows from (4.1)-(4.3), and the masks that restrict self-attention to a local
-// window or to a graph's edges, beside the weights of a random layer over a sentence.
+// window or to a graph's edges, beside the weights of a random layer over a sentence; then
+// what self-attention costs against a GRU and a convolution (measured against n), and what it
+// buys: a counting task that needs the whole sequence, where the three are trained alike.
+#include "chapters/04_self_attention/counting.hpp"
+#include "chapters/04_self_attention/expected_ranges.hpp"
 #include "chapters/04_self_attention/figures.hpp"
 #include "chapters/04_self_attention/graph_mask.hpp"
+#include "chapters/04_self_attention/layer_cost.hpp"
 #include "chapters/04_self_attention/local_window_mask.hpp"
 #include "chapters/04_self_attention/patchify.hpp"
 #include "chapters/04_self_attention/self_attention.hpp"
@@ -17,6 +22,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <iomanip>
 #include <iostream>
 #include <map>
 #include <unistd.h>
@@ -27,6 +33,9 @@ using namespace attn::ch04;
 namespace {
 
 const std::string chapter_dir = "04_self_attention";
+
+// Training steps of the counting taggers (part 4); --steps replaces them.
+int counting_steps(bool quick) { return quick ? 1000 : 6000; }
 
 // Largest |a - b| over all entries.
 double largest_difference(const Array<double>& a, const Array<double>& b) { return xt::amax(xt::abs(a - b))(); }
@@ -144,13 +153,144 @@ bool show_patches(Rng& rng) {
     return exact;
 }
 
+// ---- 3. The cost: one forward + backward of each layer against n, at d = 64.
+void measure_costs(bool quick, const Ranges& ranges, Summary& summary, const std::filesystem::path& out) {
+    const std::size_t d = 64;
+    std::vector<std::size_t> lengths{16, 64, 256, 512, 1024};
+    if (!quick) {
+        lengths.clear();
+        for (std::size_t n = 16; n <= 2048; n *= 2) lengths.push_back(n);
+    }
+    const int repetitions = quick ? 3 : 7;   // as bench_sequence_layers
+    std::printf("\n3. What each layer costs: milliseconds and peak memory (MiB) of one forward + backward pass,\n"
+                "   batch 1, d = %zu, float32, the median of %d timings per point (each in a process of its own):\n",
+                d, repetitions);
+    const Stopwatch clock;
+    const std::vector<CostPoint> points = measure_layer_costs(lengths, d, repetitions);
+    std::printf("   %6s", "n");
+    for (const std::string& layer : layer_names()) std::printf(" %15s %7s", (layer + " ms").c_str(), "MiB");
+    std::printf("\n");
+    for (std::size_t i = 0; i < points.size(); i += layer_names().size()) {
+        std::printf("   %6zu", points[i].n);
+        for (std::size_t k = 0; k < layer_names().size(); ++k)
+            std::printf(" %15.3f %7.2f", points[i + k].ms, points[i + k].peak_mib);
+        std::printf("\n");
+    }
+    std::printf("\n   %-16s %16s %8s\n", "layer", "fitted slope", "theory");
+    const std::vector<std::string> keys{"slope_self_attention", "slope_gru", "slope_convolution"};
+    for (std::size_t k = 0; k < layer_names().size(); ++k) {
+        const double slope = fit_log_log(points, layer_names()[k]).slope;
+        std::printf("   %-16s %16.2f %8.0f\n", layer_names()[k].c_str(), slope, theoretical_slope(layer_names()[k]));
+        add_metric(summary, ranges, keys[k], "log-log time slope, " + layer_names()[k] + " (theory " +
+                                                 std::to_string(static_cast<int>(theoretical_slope(layer_names()[k]))) + ")",
+                   slope);
+    }
+    std::printf("   (slopes fitted over the upper half of n, where the leading term of the cost dominates)\n");
+    if (const std::optional<double> n = attention_gru_crossover(points)) {
+        std::printf("   self-attention costs more time than the GRU from n = %.0f on\n", *n);
+        summary.metric("crossover_n", "n where self-attention overtakes the GRU (measured)", *n);
+    } else {
+        std::printf("   crossover with the GRU: beyond the measured range (self-attention stays cheaper up to n = %zu)\n",
+                    points.back().n);
+    }
+    if (const std::optional<double> n = fitted_attention_gru_crossover(points))
+        std::printf("   the fitted lines of self-attention and the GRU cross at n = %.0f\n", *n);
+    const LayerCostFiles files = save_layer_costs(points, out);
+    for (const plot::Files* figure : {&files.time, &files.memory})
+        std::printf("   figure: %s\n", (figure->rendered ? figure->png : figure->script).c_str());
+    std::printf("   table: %s (measured in %.1f s)\n", files.table.c_str(), clock.seconds());
+}
+
+// ---- 4. What it buys: the counting task, three taggers with the same budget and batches.
+void compare_on_counting(const RunSettings& run, const Ranges& ranges, Summary& summary, const std::filesystem::path& out) {
+    const CountingTask task;
+    const TaggerSizes sizes;
+    Recipe recipe;
+    recipe.steps = run.steps;
+    Rng init(run.seed);
+    std::vector<std::unique_ptr<Tagger>> taggers = make_taggers(task, sizes, init);
+    Rng test_rng(run.seed + 1000);
+    const CountingBatch test = make_counting_batch(task, 1000, test_rng);
+    const std::vector<std::string> buckets = bucket_names(task.length);
+    std::printf("\n4. Counting: %zu tokens drawn from %zu, each position labelled with how many times its token\n"
+                "   occurs in the sequence (1 to %zu, more is %zu). Three taggers, each an embedding (d %zu), one way\n"
+                "   of mixing positions and the same head (Linear %zu, ReLU, Linear %zu); Adam lr %g, clip %g,\n"
+                "   %d steps of %zu sequences, the same batches for all three; tested on %zu sequences:\n",
+                task.length, task.vocab, task.classes, task.classes, sizes.d_model, sizes.hidden, task.classes, recipe.lr,
+                recipe.clip, recipe.steps, recipe.batch, test.tokens.shape(0));
+    std::printf("   the mixing: self-attention d_k = d_v = %zu with x + attention(x) (no positions), a GRU of %zu per\n"
+                "   direction, %zu convolutions of %zu channels (reach: %zu positions on each side)\n",
+                sizes.d_model, sizes.gru_state, sizes.conv_layers, sizes.conv_channels, sizes.conv_layers);
+    std::vector<std::vector<double>> by_bucket;
+    std::vector<std::string> names;
+    std::vector<TaggerScore> scores;
+    for (const auto& tagger : taggers) {
+        const Stopwatch clock;
+        const double loss = train_tagger(*tagger, task, recipe, run.seed + 1);
+        scores.push_back(score_tagger(*tagger, task, test));
+        names.push_back(tagger->name());
+        by_bucket.push_back(scores.back().by_bucket);
+        std::printf("   %-22s %6zu parameters, trained in %5.1f s, loss over the last tenth %.3f\n", tagger->name().c_str(),
+                    tagger->parameter_count(), clock.seconds(), loss);
+    }
+    std::printf("\n   test accuracy by the distance from each position to the farthest other occurrence of its token\n");
+    std::printf("   %-22s %8s", "", "overall");
+    for (const std::string& bucket : buckets) std::printf(" %11s", bucket.c_str());
+    std::printf("\n");
+    for (std::size_t m = 0; m < taggers.size(); ++m) {
+        std::printf("   %-22s %8.3f", names[m].c_str(), scores[m].accuracy);
+        for (const double a : scores[m].by_bucket) std::printf(" %11.3f", a);
+        std::printf("\n");
+    }
+    std::printf("   %-22s %8zu", "positions", test.tokens.size());
+    for (const std::size_t count : scores[0].positions) std::printf(" %11zu", count);
+    std::printf("\n   (the convolutions reach %zu positions on each side: buckets beyond are out of their sight)\n",
+                sizes.conv_layers);
+
+    const std::vector<std::string> keys{"attention", "gru", "conv"};
+    const std::size_t beyond_reach = bucket_of(sizes.conv_layers + 1);   // the first bucket past the convolutions' reach
+    for (std::size_t m = 0; m < taggers.size(); ++m) {
+        add_metric(summary, ranges, keys[m] + "_accuracy", names[m] + ": test accuracy", scores[m].accuracy);
+        double right = 0, count = 0;
+        for (std::size_t k = beyond_reach; k < buckets.size(); ++k) {
+            right += scores[m].by_bucket[k] * static_cast<double>(scores[m].positions[k]);
+            count += static_cast<double>(scores[m].positions[k]);
+        }
+        add_metric(summary, ranges, keys[m] + "_accuracy_far", names[m] + ": accuracy, farthest occurrence > " +
+                                                                 std::to_string(sizes.conv_layers),
+                   right / count);
+        summary.setting(keys[m] + "_parameters", static_cast<double>(taggers[m]->parameter_count()));
+    }
+    plot::save_and_report(accuracy_by_distance_plot(names, by_bucket, buckets,
+                                                    "Counting tokens: accuracy by distance to the farthest repeat"),
+                          out, "counting_accuracy_by_distance");
+
+    // The trained self-attention layer on the first test sequence, its tokens as labels.
+    const xt::xarray<std::int64_t> first = xt::view(test.tokens, xt::range(0, 1), xt::all());
+    std::vector<std::string> labels;
+    for (const std::int64_t token : first) labels.push_back(std::to_string(token));
+    const auto& attention = dynamic_cast<const AttentionTagger&>(*taggers[0]);
+    const plot::Heatmap map = weights_heatmap(attention.weights(first), labels,
+                                              "Trained self-attention on a test sequence (rows: queries, columns: keys)");
+    plot::save_and_report(map, out, "counting_attention_weights");
+    std::cout << "\n" << plot::preview(map, ::isatty(STDOUT_FILENO) == 1, 80);
+}
+
 int run(int argc, char** argv) {
     RunSettings run;
     CommandLine cli(argc > 0 ? std::filesystem::path(argv[0]).filename().string() : "ch04",
-                    "self-attention: the worked example, permutation equivariance, local and graph masks, image patches");
+                    "self-attention: the worked example, permutation equivariance, local and graph masks, image patches, "
+                    "the cost against n, and counting tokens with self-attention, a GRU and convolutions");
+    bool no_cost = false, print_ranges = false;
     add_standard_flags(cli, run, chapter_dir);
+    cli.flag("no-cost", &no_cost, "skip part 3 (the cost measurements)");
+    cli.flag("ranges", &print_ranges, "print the table of expected results (for the lesson) and stop");
     if (!cli.parse(argc, argv)) return 0;
-    finish_standard_flags(cli, run, chapter_dir, /*default_steps=*/0, /*quick_steps=*/0);
+    if (print_ranges) {
+        std::cout << ranges_markdown(expected_ranges());
+        return 0;
+    }
+    finish_standard_flags(cli, run, chapter_dir, counting_steps(false), counting_steps(true));
     const std::filesystem::path out = run.out;
     Summary summary(chapter_dir, run);
     const Stopwatch clock;
@@ -171,7 +311,6 @@ int run(int argc, char** argv) {
     plot::save_and_report(sentence.heatmap, out, "sentence_weights");
     std::printf("   the two \"the\" get the same row and column of weights: largest difference %.2e\n",
                 sentence.repeated_word_difference);
-    std::cout << "\n" << plot::preview(sentence.heatmap, ::isatty(STDOUT_FILENO) == 1, 80);
 
     // Exact facts rather than measurements: a correct self_attention lands inside whatever the seed.
     summary.metric("worked_example_weight", "worked example: weight of word 0 (1 / (1 + e^-2))", worked_weight,
@@ -183,6 +322,15 @@ int run(int argc, char** argv) {
     summary.metric("repeated_word_difference", "same word twice: largest difference of their weights",
                    sentence.repeated_word_difference, 0.0, 1e-6);
     summary.metric("patch_round_trip", "unpatchify(patchify(x)) == x (1 = yes)", round_trip ? 1.0 : 0.0, 1.0, 1.0);
+
+    // ---- 3.-4. The cost against n, and a task that needs the whole sequence. Ranges hold at
+    //            the chapter's own settings only.
+    const std::string mode = run.quick ? " --quick" : "";
+    const Ranges cost_ranges = rows_for(expected_ranges(), "cost" + mode);
+    const Ranges counting_ranges = cli.given("steps") ? Ranges{} : rows_for(expected_ranges(), "counting" + mode);
+    if (!no_cost) measure_costs(run.quick, cost_ranges, summary, out);
+    compare_on_counting(run, counting_ranges, summary, out);
+
     const std::filesystem::path written = summary.finish(out, clock.seconds());
     std::cout << "  wrote " << written.string() << "\n";
     return 0;

@@ -1,7 +1,7 @@
 // What the layer-cost measurements say (see layer_cost.hpp): slopes on log-log axes, where
 // self-attention overtakes the GRU, and the table and figures chapter 04 shows. Needs only the
-// toolkit (tests/common/test_layer_cost_report.cpp checks it on made-up costs).
-#include "bench/layer_cost.hpp"
+// toolkit (tests/04_self_attention/test_layer_cost_report.cpp checks it on made-up costs).
+#include "chapters/04_self_attention/layer_cost.hpp"
 
 #include "common/files.hpp"
 
@@ -10,7 +10,7 @@
 #include <map>
 #include <stdexcept>
 
-namespace attn::bench {
+namespace attn::ch04 {
 
 namespace {
 
@@ -138,4 +138,4 @@ LayerCostFiles save_layer_costs(const std::vector<CostPoint>& points, const std:
     return files;
 }
 
-}  // namespace attn::bench
+}  // namespace attn::ch04

@@ -1,6 +1,6 @@
-// The summaries of the layer-cost benchmark (bench/layer_cost_report.cpp) on made-up costs whose
+// The summaries of the layer-cost benchmark (chapters/04_self_attention/layer_cost_report.cpp) on made-up costs whose
 // slopes and crossings are known exactly: power laws are straight lines on log-log axes.
-#include "bench/layer_cost.hpp"
+#include "chapters/04_self_attention/layer_cost.hpp"
 
 #include <doctest/doctest.h>
 
@@ -8,7 +8,7 @@
 #include <cmath>
 #include <functional>
 
-using attn::bench::CostPoint;
+using attn::ch04::CostPoint;
 
 namespace {
 
@@ -27,46 +27,46 @@ std::vector<CostPoint> made_up(const std::function<double(double)>& attention, c
 
 }  // namespace
 
-TEST_CASE("bench: layer-cost slopes and crossovers on costs known exactly" * doctest::test_suite("common")) {
+TEST_CASE("ch04 model: layer-cost slopes and crossovers on costs known exactly" * doctest::test_suite("ch04")) {
     // attention 1e-4 n^2, GRU 1e-2 n: equal where 1e-4 n = 1e-2, at n = 100 (between 64 and 128)
     const std::vector<CostPoint> points = made_up([](double n) { return 1e-4 * n * n; }, [](double n) { return 1e-2 * n; },
                                                   [](double n) { return 3e-3 * n; });
     SUBCASE("the fitted slopes are the exponents") {
-        CHECK(attn::bench::fit_log_log(points, "self-attention").slope == doctest::Approx(2.0).epsilon(1e-12));
-        CHECK(attn::bench::fit_log_log(points, "GRU").slope == doctest::Approx(1.0).epsilon(1e-12));
-        CHECK(attn::bench::fit_log_log(points, "GRU").intercept == doctest::Approx(std::log(1e-2)).epsilon(1e-12));
+        CHECK(attn::ch04::fit_log_log(points, "self-attention").slope == doctest::Approx(2.0).epsilon(1e-12));
+        CHECK(attn::ch04::fit_log_log(points, "GRU").slope == doctest::Approx(1.0).epsilon(1e-12));
+        CHECK(attn::ch04::fit_log_log(points, "GRU").intercept == doctest::Approx(std::log(1e-2)).epsilon(1e-12));
     }
     SUBCASE("the crossover is where the two costs are equal, measured and fitted") {
-        REQUIRE(attn::bench::attention_gru_crossover(points).has_value());
-        CHECK(*attn::bench::attention_gru_crossover(points) == doctest::Approx(100.0).epsilon(1e-9));
-        CHECK(*attn::bench::fitted_attention_gru_crossover(points) == doctest::Approx(100.0).epsilon(1e-9));
+        REQUIRE(attn::ch04::attention_gru_crossover(points).has_value());
+        CHECK(*attn::ch04::attention_gru_crossover(points) == doctest::Approx(100.0).epsilon(1e-9));
+        CHECK(*attn::ch04::fitted_attention_gru_crossover(points) == doctest::Approx(100.0).epsilon(1e-9));
     }
     SUBCASE("only the upper half of n counts: a constant overhead at small n does not bend the slope") {
         // 5 ms below n = 181 (the geometric middle of 16 and 2048), a clean n^2 above it
         const std::vector<CostPoint> bent = made_up([](double n) { return n < 181 ? 5.0 : 1e-4 * n * n; },
                                                     [](double n) { return 1e-2 * n; }, [](double n) { return n; });
-        CHECK(attn::bench::fit_log_log(bent, "self-attention").slope == doctest::Approx(2.0).epsilon(1e-12));
+        CHECK(attn::ch04::fit_log_log(bent, "self-attention").slope == doctest::Approx(2.0).epsilon(1e-12));
     }
     SUBCASE("no crossing inside the range: none measured, the fitted lines still meet beyond it") {
         // attention 1e-6 n^2 against GRU 1e-2 n: equal at n = 10^4
         const std::vector<CostPoint> late = made_up([](double n) { return 1e-6 * n * n; }, [](double n) { return 1e-2 * n; },
                                                     [](double n) { return n; });
-        CHECK_FALSE(attn::bench::attention_gru_crossover(late).has_value());
-        CHECK(*attn::bench::fitted_attention_gru_crossover(late) == doctest::Approx(1e4).epsilon(1e-9));
+        CHECK_FALSE(attn::ch04::attention_gru_crossover(late).has_value());
+        CHECK(*attn::ch04::fitted_attention_gru_crossover(late) == doctest::Approx(1e4).epsilon(1e-9));
     }
     SUBCASE("the table has one row per length and the header names every layer") {
-        const std::string table = attn::bench::cost_table(points);
+        const std::string table = attn::ch04::cost_table(points);
         CHECK(table.rfind("n\tself-attention ms\tself-attention MiB\tGRU ms\tGRU MiB\tconvolution k3 ms\tconvolution k3 MiB\n", 0) == 0);
         CHECK(std::count(table.begin(), table.end(), '\n') == 1 + 8);
         CHECK(table.find("\n128\t1.6384\t0.16\t1.2800\t0.13\t0.3840\t0.00\n") != std::string::npos);   // 1e-4 * 128^2 = 1.6384
     }
     SUBCASE("the time plot's legend gives each fitted slope beside the theory") {
-        const attn::plot::LinePlot plot = attn::bench::time_plot(points);
+        const attn::plot::LinePlot plot = attn::ch04::time_plot(points);
         REQUIRE(plot.series.size() == 3);
         CHECK(plot.series[0].label == "self-attention: slope 2.00 (theory 2)");
         CHECK(plot.series[1].label == "GRU: slope 1.00 (theory 1)");
         CHECK(plot.log_x);
         CHECK(plot.log_y);
-        CHECK(attn::bench::memory_plot(points).series[2].x.empty());   // zero MiB cannot sit on a log axis
+        CHECK(attn::ch04::memory_plot(points).series[2].x.empty());   // zero MiB cannot sit on a log axis
     }
 }

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-namespace attn::bench {
+namespace attn::ch04 {
 
 struct CostPoint {
     std::string layer;       // one of layer_names()
@@ -63,4 +63,4 @@ struct LayerCostFiles {
 };
 LayerCostFiles save_layer_costs(const std::vector<CostPoint>& points, const std::filesystem::path& dir);
 
-}  // namespace attn::bench
+}  // namespace attn::ch04

@@ -1,0 +1,64 @@
+// Training and scoring the counting taggers (see counting.hpp).
+#include "chapters/04_self_attention/counting.hpp"
+
+#include "common/autodiff/ops.hpp"
+#include "common/nn/optim.hpp"
+
+#include <cmath>
+#include <limits>
+
+namespace attn::ch04 {
+
+std::vector<std::unique_ptr<Tagger>> make_taggers(const CountingTask& task, const TaggerSizes& sizes, Rng& rng) {
+    std::vector<std::unique_ptr<Tagger>> taggers;
+    taggers.push_back(std::make_unique<AttentionTagger>(task.vocab, sizes.d_model, sizes.hidden, task.classes, rng));
+    taggers.push_back(
+        std::make_unique<GruTagger>(task.vocab, sizes.d_model, sizes.gru_state, sizes.hidden, task.classes, rng));
+    taggers.push_back(std::make_unique<ConvTagger>(task.vocab, sizes.d_model, sizes.conv_channels, sizes.conv_layers,
+                                                   sizes.hidden, task.classes, rng));
+    return taggers;
+}
+
+double train_tagger(Tagger& tagger, const CountingTask& task, const Recipe& recipe, std::uint64_t data_seed) {
+    Rng data(data_seed);
+    Adam<float> adam(tagger.parameters(), recipe.lr);
+    const int tail_from = recipe.steps - std::max(1, recipe.steps / 10);
+    double tail_loss = 0;
+    for (int step = 0; step < recipe.steps; ++step) {
+        const CountingBatch batch = make_counting_batch(task, recipe.batch, data);
+        adam.zero_grad();
+        const Var<float> loss = cross_entropy(tagger(batch.tokens), batch.classes);
+        backward(loss);
+        clip_grad_norm(tagger.parameters(), recipe.clip);
+        adam.step();
+        if (step >= tail_from) tail_loss += loss.value()();
+    }
+    return recipe.steps > 0 ? tail_loss / (recipe.steps - tail_from) : std::numeric_limits<double>::quiet_NaN();
+}
+
+TaggerScore score_tagger(const Tagger& tagger, const CountingTask& task, const CountingBatch& test) {
+    const Array<float> scores = tagger(test.tokens).value();   // (batch, n, classes)
+    const std::size_t buckets = bucket_names(task.length).size();
+    std::vector<std::size_t> right(buckets, 0);
+    TaggerScore score;
+    score.positions.assign(buckets, 0);
+    std::size_t all_right = 0;
+    for (std::size_t b = 0; b < scores.shape(0); ++b)
+        for (std::size_t i = 0; i < scores.shape(1); ++i) {
+            std::size_t best = 0;
+            for (std::size_t c = 1; c < scores.shape(2); ++c)
+                if (scores(b, i, c) > scores(b, i, best)) best = c;
+            const bool ok = static_cast<std::int64_t>(best) == test.classes(b, i);
+            const std::size_t bucket = bucket_of(static_cast<std::size_t>(test.farthest(b, i)));
+            ++score.positions[bucket];
+            right[bucket] += ok;
+            all_right += ok;
+        }
+    score.accuracy = static_cast<double>(all_right) / static_cast<double>(test.tokens.size());
+    for (std::size_t k = 0; k < buckets; ++k)
+        score.by_bucket.push_back(score.positions[k] > 0 ? static_cast<double>(right[k]) / score.positions[k]
+                                                          : std::numeric_limits<double>::quiet_NaN());
+    return score;
+}
+
+}  // namespace attn::ch04

@@ -1,0 +1,47 @@
+// Chapter 04's comparison on the counting task: the three taggers (taggers.hpp) trained on
+// the same batches with the same recipe, then scored on the same test sequences overall and
+// by the distance to the farthest other occurrence of each position's token.
+#pragma once
+#include "chapters/04_self_attention/counting_task.hpp"
+#include "chapters/04_self_attention/taggers.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace attn::ch04 {
+
+// Sizes chosen so that the three taggers have about the same number of parameters.
+struct TaggerSizes {
+    std::size_t d_model = 32;         // embedding size (and the self-attention layer's width)
+    std::size_t hidden = 64;          // the head's hidden layer; 32 units read the counts out far worse
+    std::size_t gru_state = 12;       // per direction
+    std::size_t conv_channels = 18;
+    std::size_t conv_layers = 3;      // reach: conv_layers positions on each side
+};
+
+// Self-attention, bidirectional GRU, convolutions: in this order everywhere in the chapter.
+std::vector<std::unique_ptr<Tagger>> make_taggers(const CountingTask& task, const TaggerSizes& sizes, Rng& rng);
+
+struct Recipe {
+    int steps = 0;
+    std::size_t batch = 32;           // sequences per step
+    double lr = 3e-3;                 // Adam
+    double clip = 1.0;                // gradient norm
+};
+
+// Trains `tagger` for recipe.steps steps on fresh batches drawn from Rng(data_seed), so that
+// taggers trained with the same seed see the same batches; returns the mean loss of the last
+// tenth of the steps (NaN for 0 steps).
+double train_tagger(Tagger& tagger, const CountingTask& task, const Recipe& recipe, std::uint64_t data_seed);
+
+// Accuracy over every position of `test`, and per farthest-distance bucket (bucket_of).
+struct TaggerScore {
+    double accuracy = 0;
+    std::vector<double> by_bucket;          // NaN for a bucket without positions
+    std::vector<std::size_t> positions;     // positions per bucket
+};
+TaggerScore score_tagger(const Tagger& tagger, const CountingTask& task, const CountingBatch& test);
+
+}  // namespace attn::ch04
