@@ -10,14 +10,35 @@ namespace attn::ch00 {
 
 namespace {
 
-// A tensor (..., n) seen as a matrix with one row per softmax: (everything else, n). A copy:
-// the tensor stays with the node that owns it.
+// A tensor (..., n) seen as a matrix with one row per softmax: (everything else, n). A copy,
+// for tensors the op may only read.
 template <class T>
 Matrix<T> as_rows(const Array<T>& a) {
     const std::size_t n = a.shape(a.dimension() - 1);
     Matrix<T> rows = Matrix<T>::from_shape({a.size() / n, n});   // (rows, n)
     std::copy(a.data(), a.data() + a.size(), rows.data());
     return rows;
+}
+
+// Runs `f` on the tensor's numbers seen as (rows, n) without copying them (attention's
+// scores are n_q x n_k numbers): the tensor lends its buffer to the matrix for the call and
+// takes it back afterwards, also when f throws.
+template <class T, class F>
+Matrix<T> on_rows(Array<T>& tensor, F&& f) {
+    const Shape shape(tensor.shape().begin(), tensor.shape().end());
+    const std::size_t n = shape.back();
+    tensor.reshape({tensor.size() / n, n});
+    Matrix<T> rows(std::move(tensor));
+    struct GiveBack {
+        Array<T>& tensor;
+        Matrix<T>& rows;
+        const Shape& shape;
+        ~GiveBack() {
+            tensor = Array<T>(std::move(rows));
+            tensor.reshape(shape);
+        }
+    } give_back{tensor, rows, shape};
+    return f(static_cast<const Matrix<T>&>(rows));
 }
 
 // The rows handed back in the shape of `like`: the numbers move, nothing is copied.
@@ -34,7 +55,7 @@ template <class T>
 Var<T> softmax(const Var<T>& scores) {
     if (scores.dim() == 0 || scores.shape(scores.dim() - 1) == 0)
         throw std::invalid_argument("softmax: needs a non-empty last axis, got " + shape_string(scores.shape()));
-    Matrix<T> Y = softmax(as_rows(scores.value()));                 // (0.2), exercise 00.1
+    Matrix<T> Y = on_rows(scores.node()->value, [](const Matrix<T>& X) { return softmax(X); });   // (0.2), exercise 00.1
     // The output Var keeps the only lasting copy of Y: backward reads it back from `saved`.
     return custom_op<T>("softmax", with_shape(std::move(Y), scores.value()), {scores},
                         [](const SavedValues<T>& saved, const Array<T>& dweights) {
