@@ -55,7 +55,8 @@ expect "progress counts the exercises from the course's own lists" 0 \
     -- ./course progress
 
 # A plausible mistake: the maximum of the whole matrix instead of each row's.
-sed 's|const Matrix<T> m = row_max(X); .*|const T m = xt::amax(X)();|' "$SOLUTION" > "$STUB"
+sed 's|const T m = row_math::max(x, n); .*|const T m = xt::amax(X)();|' "$SOLUTION" > "$STUB"
+grep -q 'xt::amax(X)()' "$STUB" || { failures=$((failures + 1)); echo "FAIL the wrong solution could not be made: the reference solution's line changed"; }
 expect "a wrong solution fails and names the failing properties" 1 \
     '^\[fail\] 00\.1 softmax: edit exercises/00_foundations/softmax\.cpp' 'properties fail' '!\[pass\] 00\.1' \
     -- ./course check 00
