@@ -42,6 +42,20 @@ int nice_step(double room, int cell) {
             if (m * scale * cell >= room) return m * scale;
 }
 
+// The fewest cells between two neighbouring non-empty labels: 1 when every cell is named,
+// more when only every few cells carry a label (and a large number when there are none).
+std::size_t label_gap(const std::vector<std::string>& labels) {
+    std::size_t gap = 1000, last = 0;
+    bool seen = false;
+    for (std::size_t i = 0; i < labels.size(); ++i) {
+        if (labels[i].empty()) continue;
+        if (seen) gap = std::min(gap, i - last);
+        last = i;
+        seen = true;
+    }
+    return gap;
+}
+
 // Chooses the cell size, fonts and tick rotation; the margins follow from the labels.
 HeatmapLayout heatmap_layout(const Heatmap& plot) {
     const std::size_t rows = plot.values.shape(0), cols = plot.values.shape(1);
@@ -50,14 +64,16 @@ HeatmapLayout heatmap_layout(const Heatmap& plot) {
     L.cell = plot.annotate ? std::clamp(static_cast<int>(640 / longest), 42, 72)
                            : std::clamp(static_cast<int>(600 / longest), 14, 56);
     L.tick_font = std::clamp(static_cast<int>(std::lround(L.cell * 0.55)), 8, font_size);
-    if (plot.x_tick_labels.empty() && plot.y_tick_labels.empty())
-        L.tick_font = std::max(L.tick_font, 10);  // sparse index labels have room to be larger
+    const std::size_t x_gap = label_gap(plot.x_tick_labels), y_gap = label_gap(plot.y_tick_labels);
+    if (x_gap >= 2 && y_gap >= 2)
+        L.tick_font = std::max(L.tick_font, 10);  // sparse labels (or index labels) have room to be larger
     L.value_font = std::clamp(L.cell / 5, 7, 11);
     const double x_text = widest_label(tick_labels(plot.x_tick_labels, cols), L.tick_font);
     const double y_text = widest_label(tick_labels(plot.y_tick_labels, rows), L.tick_font);
     L.x_step = nice_step(x_text + 12, L.cell);  // only used without labels, so never rotated
     L.y_step = nice_step(1.8 * L.tick_font, L.cell);
-    L.x_rotation = plot.x_tick_labels.empty() || x_text + 6 <= L.cell ? 0 : L.cell >= 24 ? 45 : 90;
+    L.x_rotation = plot.x_tick_labels.empty() || x_text + 6 <= L.cell * static_cast<double>(x_gap) ? 0
+                 : L.cell >= 24 ? 45 : 90;
     const double x_extent = L.x_rotation == 0 ? 1.4 * L.tick_font
                           : L.x_rotation == 45 ? 0.72 * (x_text + L.tick_font) : x_text;
     const int label_room = static_cast<int>(1.8 * font_size);
