@@ -74,6 +74,26 @@ std::vector<std::string> preview_column_labels(const std::vector<std::string>& l
     return lines;
 }
 
+// Column labels too long to write downwards: the columns are numbered (the ruler above) and
+// listed as "0 ces · 1 reines · 2 agricoles", wrapped to max_width after the indent.
+std::vector<std::string> preview_column_legend(const std::vector<std::string>& labels, std::size_t shown,
+                                               std::size_t indent, std::size_t max_width) {
+    std::vector<std::string> lines(1);
+    std::size_t width = 0;
+    const std::size_t room = max_width > indent + 10 ? max_width - indent : 10;
+    for (std::size_t j = 0; j < shown; ++j) {
+        const std::string entry = std::to_string(j) + " " + fit_label(labels[j], 16, false);
+        const std::size_t entry_width = display_width(entry) + (width > 0 ? 3 : 0);
+        if (width > 0 && width + entry_width > room) {
+            lines.emplace_back();
+            width = 0;
+        }
+        lines.back() += (width > 0 ? " · " : "") + entry;
+        width += display_width(entry) + (width > 0 ? 3 : 0);
+    }
+    return lines;
+}
+
 // Without labels: the column index under every 5th column.
 std::string preview_column_ruler(std::size_t shown) {
     std::string line;
@@ -131,9 +151,19 @@ std::string preview(const Heatmap& plot, bool colour, std::size_t max_width) {
     }
     const std::string indent(label_w + 1, ' ');
     const auto trimmed = [](std::string line) { return line.erase(line.find_last_not_of(' ') + 1); };
-    if (plot.x_tick_labels.empty()) out += trimmed(indent + preview_column_ruler(shown)) + "\n";
-    for (const std::string& line : preview_column_labels(plot.x_tick_labels, shown))
-        out += trimmed(indent + line) + "\n";
+    // Labels of up to 3 glyphs are written downwards under their columns; longer ones (words)
+    // would be cut and hard to read that way, so the columns get numbers and a legend instead.
+    bool long_labels = false;
+    for (std::size_t j = 0; j < shown && j < plot.x_tick_labels.size(); ++j)
+        long_labels = long_labels || split_glyphs(plot.x_tick_labels[j]).size() > 3;
+    if (plot.x_tick_labels.empty() || long_labels) out += trimmed(indent + preview_column_ruler(shown)) + "\n";
+    if (long_labels) {
+        for (const std::string& line : preview_column_legend(plot.x_tick_labels, shown, indent.size(), max_width))
+            out += indent + line + "\n";
+    } else {
+        for (const std::string& line : preview_column_labels(plot.x_tick_labels, shown))
+            out += trimmed(indent + line) + "\n";
+    }
     return out + preview_scale(plot, lo, hi, colour, shown) + "\n";
 }
 

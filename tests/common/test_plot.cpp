@@ -284,12 +284,23 @@ TEST_CASE("plot: preview draws one line per row with its label, then columns and
     map.y_tick_labels = {"年", "second"};
     const std::vector<std::string> plain = lines_of(attn::plot::preview(map, false));
     const std::vector<std::string> coloured = lines_of(attn::plot::preview(map, true));
-    // title + 2 rows + 4 lines of column labels ("it's" is 4 glyphs, written downwards) + scale
-    REQUIRE(plain.size() == 1 + 2 + 4 + 1);
+    // title + 2 rows + the column numbers and their legend ("it's" is 4 glyphs: too long to
+    // write downwards) + scale
+    REQUIRE(plain.size() == 1 + 2 + 2 + 1);
 
     SUBCASE("each row starts with its label; the Unicode label stays intact") {
         CHECK(plain[1].rfind("年", 0) == 0);
         CHECK(plain[2].rfind("second", 0) == 0);
+    }
+    SUBCASE("long column labels are numbered and listed in full, short ones written downwards") {
+        CHECK(plain[3].find('0') != std::string::npos);
+        CHECK(plain[4].find("0 a_b · 1 it's · 2 年") != std::string::npos);
+        attn::plot::Heatmap short_labels = map;
+        short_labels.x_tick_labels = {"ab", "c", "年"};
+        const std::vector<std::string> downwards = lines_of(attn::plot::preview(short_labels, false));
+        REQUIRE(downwards.size() == 1 + 2 + 2 + 1);   // "ab" is two glyphs: two lines of labels
+        CHECK(downwards[3].find("a c 年") != std::string::npos);
+        CHECK(downwards[4].find('b') != std::string::npos);
     }
     SUBCASE("the last line is the scale, from the smallest to the largest value") {
         CHECK(plain.back().find("0.0625") != std::string::npos);
