@@ -13,7 +13,8 @@ namespace attn::ch04 {
 template <class T>
 ch03::Attention<T> self_attention(const ch03::AttentionLayer<T>& layer, const Var<T>& X,
                                   const xt::xarray<std::int64_t>& valid_lens) {
-    // TODO(04.1): project X into queries, keys and values with the layer's W_q, W_k, W_v (4.1),
+    // TODO(04.1): project X into queries, keys and values with the layer's W_q, W_k, W_v (4.1;
+    //             a Linear applies to a batched tensor by a call: layer.W_q(X), common/nn/layers.hpp),
     //             block the padded keys with chapter 03's length_mask, and attend with
     //             chapter 03's scaled_dot_product_attention (4.2)-(4.3).
     //             Hint: ./course hint 04.1

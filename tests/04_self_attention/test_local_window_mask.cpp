@@ -16,23 +16,27 @@ TEST_CASE("04.2 local_window_mask" * doctest::test_suite("ch04")) {
         REQUIRE_SHAPE(blocked.shape(), {2, 5, 5});
         for (std::size_t i = 0; i < 5; ++i) CHECK_FALSE(blocked(0, i, i));
     };
-    PROPERTY("window 0 on n = 5: each position sees only itself") {
-        const Mask expected = golden03::t3<bool>(
-            {{{o, X, X, X, X}, {X, o, X, X, X}, {X, X, o, X, X}, {X, X, X, o, X}, {X, X, X, X, o}}});
-        CHECK(attn::ch04::local_window_mask(1, 5, 0) == expected);
+    PROPERTY("the window looks both ways: i sees j exactly when j sees i") {
+        const Mask blocked = attn::ch04::local_window_mask(1, 7, 2);
+        for (std::size_t i = 0; i < 7; ++i)
+            for (std::size_t j = 0; j < 7; ++j) CHECK(blocked(0, i, j) == blocked(0, j, i));
+    };
+    PROPERTY("the window includes its edge: window 2 sees two ahead and two behind, not three") {
+        const Mask blocked = attn::ch04::local_window_mask(1, 7, 2);
+        CHECK_FALSE(blocked(0, 3, 5));   // two ahead
+        CHECK_FALSE(blocked(0, 3, 1));   // two behind
+        CHECK(blocked(0, 3, 6));         // three ahead
+        CHECK(blocked(0, 3, 0));         // three behind
     };
     PROPERTY("window 1 on n = 5, worked by hand: |i - j| <= 1 is visible, the window includes its edge") {
         const Mask expected = golden03::t3<bool>(
             {{{o, o, X, X, X}, {o, o, o, X, X}, {X, o, o, o, X}, {X, X, o, o, o}, {X, X, X, o, o}}});
         CHECK(attn::ch04::local_window_mask(1, 5, 1) == expected);
     };
-    PROPERTY("the window looks both ways: i sees j exactly when j sees i") {
-        const Mask blocked = attn::ch04::local_window_mask(1, 7, 2);
-        for (std::size_t i = 0; i < 7; ++i)
-            for (std::size_t j = 0; j < 7; ++j) CHECK(blocked(0, i, j) == blocked(0, j, i));
-        CHECK_FALSE(blocked(0, 3, 5));   // two ahead
-        CHECK_FALSE(blocked(0, 3, 1));   // two behind
-        CHECK(blocked(0, 3, 6));         // three ahead
+    PROPERTY("window 0 on n = 5: each position sees only itself") {
+        const Mask expected = golden03::t3<bool>(
+            {{{o, X, X, X, X}, {X, o, X, X, X}, {X, X, o, X, X}, {X, X, X, o, X}, {X, X, X, X, o}}});
+        CHECK(attn::ch04::local_window_mask(1, 5, 0) == expected);
     };
     PROPERTY("window n - 1 = 4 on n = 5, and any wider window, blocks nothing") {
         CHECK_FALSE(xt::any(attn::ch04::local_window_mask(2, 5, 4)));
