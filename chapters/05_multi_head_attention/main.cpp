@@ -112,9 +112,9 @@ int run(int argc, char** argv) {
 
     // Exact facts rather than measurements: a correct implementation lands inside whatever the seed.
     summary.metric("merge_split_difference", "largest |merge(split(x)) - x|", facts.round_trip, 0.0, 0.0);
-    summary.metric("averaged_weights_difference", "largest |averaged weights - mean of the heads' weights|",
+    summary.metric("averaged_weights_difference", "largest |averaged - mean of head weights|",
                    facts.mean_difference, 0.0, 1e-15);
-    summary.metric("parameter_ratio", "parameters with 2 heads / with one full-width head",
+    summary.metric("parameter_ratio", "parameters: 2 heads / one full-width head",
                    static_cast<double>(facts.heads_count) / static_cast<double>(facts.one_head_count), 1.0, 1.0);
 
     const std::filesystem::path written = summary.finish(out, clock.seconds());
