@@ -10,9 +10,9 @@
 namespace attn::ch05 {
 
 // Batch entry 0 of per-head weights (batch, heads, n_q, n_k): one block of n_k columns per
-// head, left to right, the rows the queries; every column labelled with its key's name and
-// the first column of each block with the head's number ("h1:the"). Coloured from 0 to the
-// largest weight.
+// head, left to right with a blank column between neighbours, the rows the queries; every
+// column labelled with its key's name, the first of each block with the head's number too
+// ("h1:the"). Coloured from 0 to the largest weight.
 template <class T>
 plot::Heatmap heads_heatmap(const Array<T>& head_weights, const std::vector<std::string>& query_labels,
                             const std::vector<std::string>& key_labels, const std::string& title);

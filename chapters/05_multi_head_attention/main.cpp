@@ -108,7 +108,7 @@ int run(int argc, char** argv) {
               << out.string() << ":\n";
     const plot::Heatmap map = sentence_heads(rng, heads);
     plot::save_and_report(map, out, "sentence_heads");
-    std::cout << "\n" << plot::preview(map, ::isatty(STDOUT_FILENO) == 1, 100);
+    std::cout << "\n" << plot::preview(map, ::isatty(STDOUT_FILENO) == 1, 110);
 
     // Exact facts rather than measurements: a correct implementation lands inside whatever the seed.
     summary.metric("merge_split_difference", "largest |merge(split(x)) - x|", facts.round_trip, 0.0, 0.0);
