@@ -14,7 +14,9 @@ namespace attn::ch05 {
 // and attention_mask (n_q, n_k) or (batch, n_q, n_k), boolean, true = blocked, either may be
 // ch03::no_mask(); a key blocked by either is blocked for every head (combine_masks).
 // -> {output (batch, n_q, d), head_weights (batch, heads, n_q, n_k), averaged_weights
-// (batch, n_q, n_k)}. Throws std::invalid_argument if the shapes do not fit.
+// (batch, n_q, n_k)}. A query whose keys are all blocked gets all-zero weights and an output
+// of b_o alone (chapter 03's rule), where PyTorch returns NaN. Throws std::invalid_argument
+// if the shapes do not fit.
 template <class T>
 MultiHeadOutput<T> multi_head_attention(const MultiHeadAttention<T>& layer, const Var<T>& query, const Var<T>& key,
                                         const Var<T>& value, const ch03::Mask& key_padding = ch03::no_mask(),

@@ -38,6 +38,8 @@ TEST_CASE("05.3 multi_head_attention" * doctest::test_suite("ch05")) {
         attn::Rng rng(3);
         attn::ch05::MultiHeadAttention<double> layer(6, 1, rng);
         layer.out_proj.weight.value() = xt::eye<double>(6);
+        layer.out_proj.bias.value().fill(0.0);
+        layer.in_proj_bias.value().fill(0.0);
         attn::ch03::AttentionLayer<double> single({6, 6, 6, 6, 6}, rng);
         const A W = layer.in_proj_weight.value();
         single.W_q.weight.value() = xt::view(W, xt::range(0, 6), xt::all());
@@ -68,6 +70,19 @@ TEST_CASE("05.3 multi_head_attention" * doctest::test_suite("ch05")) {
                     for (std::size_t j = 0; j < 5; ++j)
                         if (padding(b, j) || causal(i, j)) CHECK(w(b, h, i, j) == 0.0);
         CHECK_ALLCLOSE(result.averaged_weights.value(), A(xt::mean(w, {1})), 1e-14, 1e-15);
+    };
+    PROPERTY("a query whose keys are all blocked gets zero weights in every head and the output b_o, never NaN") {
+        const golden05::GoldenLayer golden;
+        Mask blocked = xt::zeros<bool>({std::size_t{4}, std::size_t{5}});
+        xt::view(blocked, 2, xt::all()) = true;   // query 2 may look at nothing
+        const auto result = attn::ch05::multi_head_attention(
+            golden.layer, attn::constant<double>(golden05::load("mha_query")),
+            attn::constant<double>(golden05::load("mha_key")), attn::constant<double>(golden05::load("mha_value")),
+            attn::ch03::no_mask(), blocked);
+        CHECK(xt::amax(xt::abs(xt::view(result.head_weights.value(), xt::all(), xt::all(), 2, xt::all())))() == 0.0);
+        for (std::size_t b = 0; b < 2; ++b)
+            CHECK_ALLCLOSE(A(xt::view(result.output.value(), b, 2, xt::all())), golden05::load("mha_out_proj_bias"),
+                           1e-15, 0.0);
     };
     for (const Case& c : golden_cases()) {
         PROPERTY(("it matches torch.nn.MultiheadAttention's output, per-head and averaged weights, masks: " + c.name)
