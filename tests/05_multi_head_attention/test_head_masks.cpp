@@ -1,0 +1,48 @@
+// The masks of multi-head attention: combine_masks and repeat_for_heads (head_masks.hpp).
+#include "chapters/05_multi_head_attention/head_masks.hpp"
+#include "tests/support/property.hpp"
+
+#include <doctest/doctest.h>
+
+using attn::ch03::Mask;
+
+namespace {
+Mask mask2(std::initializer_list<std::initializer_list<bool>> rows) { return xt::xtensor<bool, 2>(rows); }
+Mask mask3(std::initializer_list<std::initializer_list<std::initializer_list<bool>>> blocks) {
+    return xt::xtensor<bool, 3>(blocks);
+}
+}  // namespace
+
+TEST_CASE("multi-head masks" * doctest::test_suite("ch05")) {
+    PROPERTY("key padding blocks a column for every query; the attention mask is shared by the batch; they are OR-ed") {
+        // batch 2, n_q 2, n_k 3: sequence 1 has one padded key (2); the attention mask blocks
+        // key 1 for query 0.
+        const Mask padding = mask2({{false, false, false}, {false, false, true}});
+        const Mask attention = mask2({{false, true, false}, {false, false, false}});
+        const Mask combined = attn::ch05::combine_masks(padding, attention, 2, 2, 3);
+        const Mask expected = mask3({{{false, true, false}, {false, false, false}},
+                                     {{false, true, true}, {false, false, true}}});
+        CHECK(combined == expected);
+    };
+    PROPERTY("one mask alone is that mask, broadcast; none gives no mask") {
+        const Mask padding = mask2({{true, false}, {false, false}});
+        CHECK(attn::ch05::combine_masks(padding, attn::ch03::no_mask(), 2, 1, 2) ==
+              mask3({{{true, false}}, {{false, false}}}));
+        const Mask per_batch = mask3({{{true, false}}, {{false, true}}});
+        CHECK(attn::ch05::combine_masks(attn::ch03::no_mask(), per_batch, 2, 1, 2) == per_batch);
+        CHECK(attn::ch03::is_empty(attn::ch05::combine_masks(attn::ch03::no_mask(), attn::ch03::no_mask(), 2, 1, 2)));
+    };
+    PROPERTY("every head of a sequence gets that sequence's mask, in split_heads' order b * heads + h") {
+        const Mask blocked = mask3({{{true, false}}, {{false, true}}});
+        const Mask repeated = attn::ch05::repeat_for_heads(blocked, 3);
+        CHECK(repeated == mask3({{{true, false}}, {{true, false}}, {{true, false}},
+                                 {{false, true}}, {{false, true}}, {{false, true}}}));
+        CHECK(attn::ch03::is_empty(attn::ch05::repeat_for_heads(attn::ch03::no_mask(), 3)));
+    };
+    PROPERTY("masks of the wrong shape are refused") {
+        const Mask padding = mask2({{false, false}, {false, false}});
+        CHECK_THROWS_AS(attn::ch05::combine_masks(padding, attn::ch03::no_mask(), 2, 2, 3), std::invalid_argument);
+        CHECK_THROWS_AS(attn::ch05::combine_masks(attn::ch03::no_mask(), padding, 2, 2, 3), std::invalid_argument);
+        CHECK_THROWS_AS(attn::ch05::repeat_for_heads(padding, 2), std::invalid_argument);
+    };
+}
