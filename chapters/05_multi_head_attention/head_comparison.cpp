@@ -2,29 +2,18 @@
 #include "chapters/05_multi_head_attention/head_comparison.hpp"
 
 #include "common/autodiff/ops.hpp"
-#include "common/nn/optim.hpp"
 
 #include <algorithm>
-#include <limits>
 
 namespace attn::ch05 {
 
 double train_partner_tagger(PartnerTagger& tagger, const PartnersTask& task, const Recipe& recipe,
                             std::uint64_t data_seed) {
     Rng data(data_seed);
-    Adam<float> adam(tagger.parameters(), recipe.lr);
-    const int tail_from = recipe.steps - std::max(1, recipe.steps / 10);
-    double tail_loss = 0;
-    for (int step = 0; step < recipe.steps; ++step) {
+    return ch04::train_with_recipe(tagger.parameters(), recipe, [&] {
         const PartnersBatch batch = make_partners_batch(task, recipe.batch, data);
-        adam.zero_grad();
-        const Var<float> loss = cross_entropy(tagger(batch), batch.classes);
-        backward(loss);
-        clip_grad_norm(tagger.parameters(), recipe.clip);
-        adam.step();
-        if (step >= tail_from) tail_loss += loss.value()();
-    }
-    return recipe.steps > 0 ? tail_loss / (recipe.steps - tail_from) : std::numeric_limits<double>::quiet_NaN();
+        return cross_entropy(tagger(batch), batch.classes);
+    });
 }
 
 PartnerScore score_partner_tagger(const PartnerTagger& tagger, const PartnersBatch& test) {

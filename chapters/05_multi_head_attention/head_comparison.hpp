@@ -3,6 +3,7 @@
 // the same batches with the same recipe, then scored on the same test sets: accuracy, and how
 // much weight each head puts on each item's colour partner and on its shape partner.
 #pragma once
+#include "chapters/04_self_attention/counting.hpp"
 #include "chapters/05_multi_head_attention/partner_tagger.hpp"
 
 #include <cstdint>
@@ -15,12 +16,8 @@ struct TaggerSizes {
     std::size_t hidden = 64;    // the per-item head's hidden layer
 };
 
-struct Recipe {
-    int steps = 0;
-    std::size_t batch = 32;     // sets per step
-    double lr = 3e-3;           // Adam
-    double clip = 1.0;          // gradient norm
-};
+// Adam, gradient clipping, fresh batches: chapter 04's recipe and loop (train_with_recipe).
+using ch04::Recipe;
 
 // Trains `tagger` for recipe.steps steps on fresh batches drawn from Rng(data_seed), so that
 // taggers trained with the same seed see the same batches; returns the mean loss of the last

@@ -135,6 +135,18 @@ void show_head_roles(const std::vector<TrainedTagger>& trained) {
             std::printf(" %.2f/%.2f", t.score.colour_weight[h], t.score.shape_weight[h]);
         std::printf("\n");
     }
+    const PartnerScore& one = trained[0].score;
+    const bool on_colour = one.colour_weight[0] >= one.shape_weight[0];
+    const double major = on_colour ? one.colour_weight[0] : one.shape_weight[0];
+    const double minor = on_colour ? one.shape_weight[0] : one.colour_weight[0];
+    if (minor < 0.1)
+        std::printf("   1 head:  looks at the %s partner (%.2f of its weight; %.2f on the other partner): one digit\n"
+                    "            of a difference alone leaves its ten values equally likely\n",
+                    on_colour ? "colour" : "shape", major, minor);
+    else
+        std::printf("   1 head:  mixes the partners, %.2f on the colour one and %.2f on the shape one: the head above\n"
+                    "            it must tell the two digits apart from one weighted sum\n",
+                    one.colour_weight[0], one.shape_weight[0]);
     const PartnerScore& two = trained[1].score;
     for (std::size_t h = 0; h < 2; ++h) {
         const bool colour = two.colour_weight[h] > two.shape_weight[h];
@@ -163,8 +175,9 @@ void draw_trained_heads(const TrainedTagger& two, const PartnersBatch& test, con
 int run(int argc, char** argv) {
     RunSettings run;
     CommandLine cli(argc > 0 ? std::filesystem::path(argv[0]).filename().string() : "ch05",
-                    "multi-head attention: the shapes through one forward pass, the parameter count, and the weights "
-                    "of every head of a random layer over a sentence");
+                    "multi-head attention: the shapes through one forward pass, the parameter count, the weights "
+                    "of every head of a random layer over a sentence, and 1, 2, 4 or 8 heads at one parameter budget "
+                    "on a task that needs two relations at once");
     bool print_ranges = false;
     add_standard_flags(cli, run, chapter_dir);
     cli.flag("ranges", &print_ranges, "print the table of expected results (for the lesson) and stop");
