@@ -81,6 +81,22 @@ Files save_and_report(const Heatmap& plot, const std::filesystem::path& dir, con
 // column labels underneath, and the colour scale. At most max_width columns of text.
 std::string preview(const Heatmap& plot, bool colour, std::size_t max_width = 100);
 
+// Several heatmaps of one shape side by side (gnuplot multiplot), `columns` per row, each
+// panel with its own title and tick labels, all on one colour scale with one colour bar at
+// the right. A panel's y tick labels are drawn only in the first column when they equal that
+// row's first panel's (shared), and its x tick labels only in the bottom row when they equal
+// the panel's below. Each panel's xlabel/ylabel shows on the bottom row / first column.
+struct HeatmapGrid {
+    std::string title;
+    std::vector<Heatmap> panels;            // same (rows, cols); their own z ranges are ignored
+    std::size_t columns = 0;                // panels per row; 0 = all in one row
+    std::string colorbar_label;
+    std::optional<double> z_min, z_max;     // the shared colour range; unset = all panels' range
+};
+
+Files save(const HeatmapGrid& plot, const std::filesystem::path& dir, const std::string& name);
+Files save_and_report(const HeatmapGrid& plot, const std::filesystem::path& dir, const std::string& name);
+
 // True when `gnuplot` can be run from PATH (looked up once).
 bool gnuplot_available();
 

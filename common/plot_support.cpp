@@ -319,5 +319,6 @@ Files save_and_tell(const Figure& figure, const std::filesystem::path& dir, cons
 Files save_and_report(const LinePlot& p, const std::filesystem::path& d, const std::string& n) { return save_and_tell(p, d, n); }
 Files save_and_report(const RegionPlot& p, const std::filesystem::path& d, const std::string& n) { return save_and_tell(p, d, n); }
 Files save_and_report(const Heatmap& p, const std::filesystem::path& d, const std::string& n) { return save_and_tell(p, d, n); }
+Files save_and_report(const HeatmapGrid& p, const std::filesystem::path& d, const std::string& n) { return save_and_tell(p, d, n); }
 
 }  // namespace attn::plot

@@ -19,21 +19,28 @@ std::vector<std::unique_ptr<Tagger>> make_taggers(const CountingTask& task, cons
     return taggers;
 }
 
-double train_tagger(Tagger& tagger, const CountingTask& task, const Recipe& recipe, std::uint64_t data_seed) {
-    Rng data(data_seed);
-    Adam<float> adam(tagger.parameters(), recipe.lr);
+double train_with_recipe(const std::vector<Var<float>>& parameters, const Recipe& recipe,
+                         const std::function<Var<float>()>& batch_loss) {
+    Adam<float> adam(parameters, recipe.lr);
     const int tail_from = recipe.steps - std::max(1, recipe.steps / 10);
     double tail_loss = 0;
     for (int step = 0; step < recipe.steps; ++step) {
-        const CountingBatch batch = make_counting_batch(task, recipe.batch, data);
         adam.zero_grad();
-        const Var<float> loss = cross_entropy(tagger(batch.tokens), batch.classes);
+        const Var<float> loss = batch_loss();
         backward(loss);
-        clip_grad_norm(tagger.parameters(), recipe.clip);
+        clip_grad_norm(parameters, recipe.clip);
         adam.step();
         if (step >= tail_from) tail_loss += loss.value()();
     }
     return recipe.steps > 0 ? tail_loss / (recipe.steps - tail_from) : std::numeric_limits<double>::quiet_NaN();
+}
+
+double train_tagger(Tagger& tagger, const CountingTask& task, const Recipe& recipe, std::uint64_t data_seed) {
+    Rng data(data_seed);
+    return train_with_recipe(tagger.parameters(), recipe, [&] {
+        const CountingBatch batch = make_counting_batch(task, recipe.batch, data);
+        return cross_entropy(tagger(batch.tokens), batch.classes);
+    });
 }
 
 TaggerScore score_tagger(const Tagger& tagger, const CountingTask& task, const CountingBatch& test) {

@@ -6,6 +6,7 @@
 #include "chapters/04_self_attention/taggers.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -31,9 +32,14 @@ struct Recipe {
     double clip = 1.0;                // gradient norm
 };
 
+// The recipe's loop: recipe.steps steps of Adam with gradient-norm clipping on `parameters`,
+// each on the loss batch_loss() computes for a fresh batch; returns the mean loss of the last
+// tenth of the steps (NaN for 0 steps). Chapter 05's taggers train with it too.
+double train_with_recipe(const std::vector<Var<float>>& parameters, const Recipe& recipe,
+                         const std::function<Var<float>()>& batch_loss);
+
 // Trains `tagger` for recipe.steps steps on fresh batches drawn from Rng(data_seed), so that
-// taggers trained with the same seed see the same batches; returns the mean loss of the last
-// tenth of the steps (NaN for 0 steps).
+// taggers trained with the same seed see the same batches; returns train_with_recipe's loss.
 double train_tagger(Tagger& tagger, const CountingTask& task, const Recipe& recipe, std::uint64_t data_seed);
 
 // Accuracy over every position of `test`, and per farthest-distance bucket (bucket_of).

@@ -1,8 +1,11 @@
 // Chapter 05, multi-head attention: h heads, each attending in its own d/h-dimensional
 // slice of the features, at the cost of one full-width head. Part 1 follows the shapes
 // through one forward pass (5.1)-(5.5) and counts the parameters; part 2 draws the weights
-// of every head of a random layer over a sentence.
+// of every head of a random layer over a sentence; part 3 trains 1, 2, 4 and 8 heads at one
+// parameter budget on a task that needs two relations at once, and shows the heads specialise.
+#include "chapters/05_multi_head_attention/expected_ranges.hpp"
 #include "chapters/05_multi_head_attention/figures.hpp"
+#include "chapters/05_multi_head_attention/head_comparison.hpp"
 #include "chapters/05_multi_head_attention/head_masks.hpp"
 #include "chapters/05_multi_head_attention/merge_heads.hpp"
 #include "chapters/05_multi_head_attention/multi_head_attention.hpp"
@@ -25,6 +28,9 @@ using namespace attn::ch05;
 namespace {
 
 const std::string chapter_dir = "05_multi_head_attention";
+
+// Training steps of each partner tagger (part 3); --steps replaces them.
+int partner_steps(bool quick) { return quick ? 1000 : 6000; }
 
 double largest_difference(const Array<double>& a, const Array<double>& b) { return xt::amax(xt::abs(a - b))(); }
 
@@ -65,9 +71,12 @@ ShapeFacts follow_the_shapes(Rng& rng) {
 }
 
 // ---- 2. The weights of every head of a random layer over a sentence.
-plot::Heatmap sentence_heads(Rng& rng, std::size_t heads) {
-    const std::vector<std::string> words = {"the", "animal", "didn't", "cross", "the", "street",
-                                            "because", "it", "was", "too", "tired"};
+const std::vector<std::string> sentence = {"the", "animal", "didn't", "cross", "the", "street",
+                                           "because", "it", "was", "too", "tired"};
+
+// -> the heads' weights (1, heads, n, n) over `sentence`
+Array<float> sentence_heads(Rng& rng, std::size_t heads) {
+    const std::vector<std::string>& words = sentence;
     std::map<std::string, std::int64_t> vocabulary;
     xt::xarray<std::int64_t> ids = xt::zeros<std::int64_t>({std::size_t{1}, words.size()});
     for (std::size_t i = 0; i < words.size(); ++i)
@@ -81,20 +90,103 @@ plot::Heatmap sentence_heads(Rng& rng, std::size_t heads) {
     auto W = xt::view(layer.in_proj_weight.value(), xt::range(0, 2 * d), xt::all());
     W = rng.normal_matrix<float>(2 * d, d, unit);
     const Var<float> X = embed(ids);
-    const MultiHeadOutput<float> result = multi_head_attention(layer, X, X, X);
-    return heads_heatmap(result.head_weights.value(), words, words,
-                         "The " + std::to_string(heads) + " heads of a random layer (d " + std::to_string(d) +
-                             ") over one sentence, no positions");
+    return multi_head_attention(layer, X, X, X).head_weights.value();
+}
+
+
+// ---- 3. Two relations at once: 1, 2, 4 and 8 heads at one budget on the partners task.
+struct TrainedTagger { std::size_t heads; PartnerScore score; double loss; std::unique_ptr<PartnerTagger> model; };
+
+std::vector<TrainedTagger> compare_head_counts(const RunSettings& run, const PartnersTask& task, const PartnersBatch& test) {
+    const TaggerSizes sizes;
+    Recipe recipe;
+    recipe.steps = run.steps;
+    std::printf("\n3. The partners task: sets of %zu items, each a colour, a shape and a digit 0-%zu; every colour and\n"
+                "   every shape occurs on exactly two items, so each item has a colour partner and a shape partner.\n"
+                "   Its label: colour partner's digit - shape partner's digit (%zu classes, -%zu to %zu). Each model is\n"
+                "   the sum of three embeddings (d %zu), x + MultiHeadAttention(x, x, x) (no positions) and the same\n"
+                "   head (Linear %zu, ReLU, Linear %zu); Adam lr %g, clip %g, %d steps of %zu sets, the same batches\n"
+                "   and the same initial seed for every number of heads; tested on %zu sets:\n",
+                task.items, task.digits - 1, task.classes(), task.digits - 1, task.digits - 1, sizes.d_model,
+                sizes.hidden, task.classes(), recipe.lr, recipe.clip, recipe.steps, recipe.batch, test.digit.shape(0));
+    std::vector<TrainedTagger> trained;
+    for (const std::size_t heads : {1, 2, 4, 8}) {
+        Rng init(run.seed);
+        auto model = std::make_unique<PartnerTagger>(task, sizes.d_model, heads, sizes.hidden, init);
+        const Stopwatch clock;
+        const double loss = train_partner_tagger(*model, task, recipe, run.seed + 1);
+        const PartnerScore score = score_partner_tagger(*model, test);
+        std::printf("   %zu head%s (d_h %2zu): attention layer %zu parameters (model %zu), trained in %5.1f s, loss %.3f,"
+                    " accuracy %.3f\n",
+                    heads, heads == 1 ? " " : "s", sizes.d_model / heads, model->attention.parameter_count(),
+                    model->parameter_count(), clock.seconds(), loss, score.accuracy);
+        trained.push_back({heads, score, loss, std::move(model)});
+    }
+    return trained;
+}
+
+// Which partner each head looks at: its mean weight on the colour partner and on the shape
+// partner, over every item of the test sets.
+void show_head_roles(const std::vector<TrainedTagger>& trained) {
+    std::printf("\n   mean weight of each head on an item's colour partner / on its shape partner:\n");
+    for (const TrainedTagger& t : trained) {
+        std::printf("   %zu head%s ", t.heads, t.heads == 1 ? " " : "s");
+        for (std::size_t h = 0; h < t.heads; ++h)
+            std::printf(" %.2f/%.2f", t.score.colour_weight[h], t.score.shape_weight[h]);
+        std::printf("\n");
+    }
+    const PartnerScore& one = trained[0].score;
+    const bool on_colour = one.colour_weight[0] >= one.shape_weight[0];
+    const double major = on_colour ? one.colour_weight[0] : one.shape_weight[0];
+    const double minor = on_colour ? one.shape_weight[0] : one.colour_weight[0];
+    if (minor < 0.1)
+        std::printf("   1 head:  looks at the %s partner (%.2f of its weight; %.2f on the other partner): one digit\n"
+                    "            of a difference alone leaves its ten values equally likely\n",
+                    on_colour ? "colour" : "shape", major, minor);
+    else
+        std::printf("   1 head:  mixes the partners, %.2f on the colour one and %.2f on the shape one: the head above\n"
+                    "            it must tell the two digits apart from one weighted sum\n",
+                    one.colour_weight[0], one.shape_weight[0]);
+    const PartnerScore& two = trained[1].score;
+    for (std::size_t h = 0; h < 2; ++h) {
+        const bool colour = two.colour_weight[h] > two.shape_weight[h];
+        std::printf("   2 heads: head %zu looks at the %s partner (%.2f of its weight; %.2f on the other partner)\n",
+                    h + 1, colour ? "colour" : "shape", colour ? two.colour_weight[h] : two.shape_weight[h],
+                    colour ? two.shape_weight[h] : two.colour_weight[h]);
+    }
+    std::printf("   specialisation of the 2 heads: %.3f (1: each head on one partner only; 0: both alike)\n",
+                specialisation(two));
+}
+
+// The trained 2-head model's weights on the first test set, one panel per head.
+void draw_trained_heads(const TrainedTagger& two, const PartnersBatch& test, const std::filesystem::path& out) {
+    const PartnersBatch first = label_partners_batch(PartnersTask{}, xt::view(test.colour, xt::range(0, 1), xt::all()),
+                                                     xt::view(test.shape, xt::range(0, 1), xt::all()),
+                                                     xt::view(test.digit, xt::range(0, 1), xt::all()));
+    std::vector<std::string> names;
+    for (std::size_t i = 0; i < first.digit.shape(1); ++i) names.push_back(item_name(first, 0, i));
+    const Array<float> weights = two.model->head_weights(first);
+    plot::save_and_report(heads_grid(weights, names, names, "The trained 2-head model on a test set", 2), out,
+                          "partners_heads");
+    std::cout << "\n" << plot::preview(heads_heatmap(weights, names, names, "The trained 2 heads on a test set"),
+                                       ::isatty(STDOUT_FILENO) == 1, 110);
 }
 
 int run(int argc, char** argv) {
     RunSettings run;
     CommandLine cli(argc > 0 ? std::filesystem::path(argv[0]).filename().string() : "ch05",
-                    "multi-head attention: the shapes through one forward pass, the parameter count, and the weights "
-                    "of every head of a random layer over a sentence");
+                    "multi-head attention: the shapes through one forward pass, the parameter count, the weights "
+                    "of every head of a random layer over a sentence, and 1, 2, 4 or 8 heads at one parameter budget "
+                    "on a task that needs two relations at once");
+    bool print_ranges = false;
     add_standard_flags(cli, run, chapter_dir);
+    cli.flag("ranges", &print_ranges, "print the table of expected results (for the lesson) and stop");
     if (!cli.parse(argc, argv)) return 0;
-    finish_standard_flags(cli, run, chapter_dir, 1, 1);   // nothing is trained yet
+    if (print_ranges) {
+        std::cout << ranges_markdown(expected_ranges());
+        return 0;
+    }
+    finish_standard_flags(cli, run, chapter_dir, partner_steps(false), partner_steps(true));
     const std::filesystem::path out = run.out;
     Summary summary(chapter_dir, run);
     const Stopwatch clock;
@@ -106,8 +198,10 @@ int run(int argc, char** argv) {
     const std::size_t heads = 4;
     std::cout << "\n2. The weights of each of " << heads << " heads of a random layer over a sentence; figure in "
               << out.string() << ":\n";
-    const plot::Heatmap map = sentence_heads(rng, heads);
-    plot::save_and_report(map, out, "sentence_heads");
+    const Array<float> weights = sentence_heads(rng, heads);
+    const std::string title = "The " + std::to_string(heads) + " heads of a random layer (d 16) over one sentence, no positions";
+    plot::save_and_report(heads_grid(weights, sentence, sentence, title, 2), out, "sentence_heads");
+    const plot::Heatmap map = heads_heatmap(weights, sentence, sentence, title);
     std::cout << "\n" << plot::preview(map, ::isatty(STDOUT_FILENO) == 1, 110);
 
     // Exact facts rather than measurements: a correct implementation lands inside whatever the seed.
@@ -116,6 +210,36 @@ int run(int argc, char** argv) {
                    facts.mean_difference, 0.0, 1e-15);
     summary.metric("parameter_ratio", "parameters: 2 heads / one full-width head",
                    static_cast<double>(facts.heads_count) / static_cast<double>(facts.one_head_count), 1.0, 1.0);
+
+    // Ranges hold at the chapter's own settings only.
+    const Ranges partner_ranges =
+        cli.given("steps") ? Ranges{} : rows_for(expected_ranges(), run.quick ? "partners --quick" : "partners");
+    const PartnersTask task;
+    Rng test_rng(run.seed + 1000);
+    const PartnersBatch test = make_partners_batch(task, 500, test_rng);
+    const std::vector<TrainedTagger> trained = compare_head_counts(run, task, test);
+    show_head_roles(trained);
+    const double chance = 1.0 / static_cast<double>(task.digits);   // label 0: the two digits equal
+    const double even_mix = chance + (1 - chance) / 2;   // knows both digits, guesses which is whose
+    std::printf("   (chance: %.2f, always answering 0; a model mixing the two partners evenly knows both digits\n"
+                "   but not whose is whose, and can do no better than %.2f)\n",
+                chance, even_mix);
+    std::vector<std::size_t> head_counts;
+    std::vector<double> accuracies;
+    for (const TrainedTagger& t : trained) {
+        head_counts.push_back(t.heads);
+        accuracies.push_back(t.score.accuracy);
+        const std::string key = "accuracy_" + std::to_string(t.heads) + (t.heads == 1 ? "_head" : "_heads");
+        add_metric(summary, partner_ranges, key,
+                   std::to_string(t.heads) + (t.heads == 1 ? " head" : " heads") + ": test accuracy", t.score.accuracy);
+        summary.setting("parameters_" + std::to_string(t.heads) + "_heads", static_cast<double>(t.model->parameter_count()));
+    }
+    add_metric(summary, partner_ranges, "specialisation_2_heads", "2 heads: specialisation on the two partners",
+               specialisation(trained[1].score));
+    plot::save_and_report(accuracy_by_heads_plot(head_counts, accuracies, chance, even_mix,
+                                                 "Partners task: accuracy against heads at one parameter budget"),
+                          out, "partners_accuracy_by_heads");
+    draw_trained_heads(trained[1], test, out);
 
     const std::filesystem::path written = summary.finish(out, clock.seconds());
     std::cout << "  wrote " << written.string() << "\n";

@@ -204,6 +204,85 @@ TEST_CASE("plot: a log axis over a short range still gets at least four labelled
     CHECK(wide.find("set ytics add (0.05, 0.1, 0.2, 0.5, 1, 2, 5)") != std::string::npos);
 }
 
+namespace {
+
+// Three 2 x 3 panels in rows of two: panel 3 sits below panel 1 and has its x labels.
+attn::plot::HeatmapGrid small_grid() {
+    attn::plot::HeatmapGrid grid;
+    grid.title = "Heads under test";
+    grid.columns = 2;
+    grid.colorbar_label = "weight";
+    for (int k = 0; k < 3; ++k) {
+        attn::plot::Heatmap panel;
+        panel.title = "head " + std::to_string(k + 1);
+        panel.values = Matrix<double>{{0.125, 0.25, 0.375}, {0.5, 0.625, 0.75}} + 0.0625 * k;
+        panel.x_tick_labels = {"a_b", "it's", "年"};
+        panel.y_tick_labels = {"first", "second"};
+        grid.panels.push_back(panel);
+    }
+    return grid;
+}
+
+std::size_t occurrences(const std::string& text, const std::string& what) {
+    std::size_t count = 0;
+    for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++count;
+    return count;
+}
+
+}  // namespace
+
+TEST_CASE("plot: a heatmap grid draws its panels on one colour scale" * doctest::test_suite("common")) {
+    const TempDir dir;
+    const attn::plot::Files files = attn::plot::save(small_grid(), dir.path, "heads");
+    REQUIRE(fs::exists(files.script));
+    REQUIRE(fs::exists(dir.path / "heads.dat"));
+    const std::string script = slurp(files.script);
+    const std::string data = slurp(dir.path / "heads.dat");
+
+    SUBCASE("the data holds one block per panel, each value once") {
+        CHECK(occurrences(data, "\n\n\n") == 3);   // a block ends with its row's blank line and one more
+        // panel 3 = panel 1 + 2 * 0.0625: its first value 0.25 also appears in panel 1 and 2
+        for (const char* value : {"0.1875", "0.3125", "0.4375", "0.5625", "0.6875", "0.8125", "0.875"})
+            CHECK_MESSAGE(data.find(value) != std::string::npos, value);
+    }
+    SUBCASE("each panel is plotted from its own block under its own title, twice (SVG and PNG)") {
+        CHECK(occurrences(script, "\nset multiplot") == 2);
+        CHECK(occurrences(script, "unset multiplot") == 2);
+        for (const char* panel : {"'heads.dat' index 0 ", "'heads.dat' index 1 ", "'heads.dat' index 2 ",
+                                  "set title 'head 1'", "set title 'head 2'", "set title 'head 3'"})
+            CHECK_MESSAGE(occurrences(script, panel) == 2, panel);
+        CHECK(script.find("Heads under test") != std::string::npos);
+    }
+    SUBCASE("one colour range spans every panel, and one colour bar is drawn") {
+        // smallest value 0.125 (panel 1), largest 0.75 + 2 * 0.0625 = 0.875 (panel 3)
+        CHECK(script.find("set cbrange [0.125:0.875]") != std::string::npos);
+        CHECK(occurrences(script, "set colorbox user") == 2);
+        CHECK(occurrences(script, "unset colorbox") == 4);
+        CHECK(script.find("set cblabel 'weight'") != std::string::npos);
+    }
+    SUBCASE("shared tick labels are drawn once: y in the first column, x below the bottom panels") {
+        // per pass: panel 2 has no y labels, panel 1 (panel 3 below it) has no x labels
+        CHECK(occurrences(script, "unset ytics") == 2);
+        CHECK(occurrences(script, "unset xtics") == 2);
+        CHECK(occurrences(script, "'it''s' 1") == 4);   // panels 2 and 3, twice each
+        CHECK(occurrences(script, "'second' 1") == 4);  // panels 1 and 3
+    }
+    SUBCASE("the figure is rendered when gnuplot is installed") { check_rendered(files); }
+}
+
+TEST_CASE("plot: a heatmap grid rejects panels of different shapes, and no panels" * doctest::test_suite("common")) {
+    const TempDir dir;
+    attn::plot::HeatmapGrid grid = small_grid();
+    grid.panels[1].values = Matrix<double>{{0.5, 0.5}, {0.5, 0.5}};
+    grid.panels[1].x_tick_labels = {"x", "y"};
+    CHECK_THROWS_AS(attn::plot::save(grid, dir.path, "heads"), std::invalid_argument);
+    grid.panels.clear();
+    CHECK_THROWS_AS(attn::plot::save(grid, dir.path, "heads"), std::invalid_argument);
+    attn::plot::HeatmapGrid labels = small_grid();
+    labels.panels[2].y_tick_labels = {"only one"};
+    CHECK_THROWS_AS(attn::plot::save(labels, dir.path, "heads"), std::invalid_argument);
+}
+
 TEST_CASE("plot: a region plot writes the grid, the points and the class names" * doctest::test_suite("common")) {
     const TempDir dir;
     attn::plot::RegionPlot plot;
