@@ -6,6 +6,7 @@
 #include "chapters/04_self_attention/taggers.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -36,6 +37,13 @@ struct Recipe {
 // tenth of the steps (NaN for 0 steps).
 double train_tagger(Tagger& tagger, const CountingTask& task, const Recipe& recipe, std::uint64_t data_seed);
 
+// The training loop both of the chapter's comparisons use: recipe.steps steps of Adam on
+// `parameters` with gradient clipping, step s minimising batch_loss(data) with data =
+// Rng(data_seed) drawn on in order, so that models trained with the same seed see the same
+// batches. Returns the mean loss of the last tenth of the steps (NaN for 0 steps).
+double train_steps(const std::vector<Var<float>>& parameters, const Recipe& recipe, std::uint64_t data_seed,
+                   const std::function<Var<float>(Rng& data)>& batch_loss);
+
 // Accuracy over every position of `test`, and per farthest-distance bucket (bucket_of).
 struct TaggerScore {
     double accuracy = 0;
@@ -43,5 +51,15 @@ struct TaggerScore {
     std::vector<std::size_t> positions;     // positions per bucket
 };
 TaggerScore score_tagger(const Tagger& tagger, const CountingTask& task, const CountingBatch& test);
+
+// The same score from class scores (batch, n, classes) against the right classes (batch, n),
+// position (b, i) counted in bucket bucket_of_distance(farthest(b, i)) of `buckets`; positions
+// whose class is negative have no label and are left out.
+TaggerScore score_predictions(const Array<float>& scores, const xt::xarray<std::int64_t>& classes,
+                              const xt::xarray<std::int64_t>& farthest, std::size_t buckets,
+                              const std::function<std::size_t(std::size_t)>& bucket_of_distance);
+
+// The accuracy over buckets first, first + 1, ... of a score: its positions' share of right answers.
+double accuracy_from_bucket(const TaggerScore& score, std::size_t first);
 
 }  // namespace attn::ch04

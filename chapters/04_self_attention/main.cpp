@@ -8,6 +8,7 @@
 #include "chapters/04_self_attention/expected_ranges.hpp"
 #include "chapters/04_self_attention/figures.hpp"
 #include "chapters/04_self_attention/graph_mask.hpp"
+#include "chapters/04_self_attention/image_part.hpp"
 #include "chapters/04_self_attention/layer_cost.hpp"
 #include "chapters/04_self_attention/local_window_mask.hpp"
 #include "chapters/04_self_attention/patchify.hpp"
@@ -251,14 +252,9 @@ void compare_on_counting(const RunSettings& run, const Ranges& ranges, Summary& 
     const std::size_t beyond_reach = bucket_of(sizes.conv_layers + 1);   // the first bucket past the convolutions' reach
     for (std::size_t m = 0; m < taggers.size(); ++m) {
         add_metric(summary, ranges, keys[m] + "_accuracy", names[m] + ": test accuracy", scores[m].accuracy);
-        double right = 0, count = 0;
-        for (std::size_t k = beyond_reach; k < buckets.size(); ++k) {
-            right += scores[m].by_bucket[k] * static_cast<double>(scores[m].positions[k]);
-            count += static_cast<double>(scores[m].positions[k]);
-        }
         add_metric(summary, ranges, keys[m] + "_accuracy_far", names[m] + ": accuracy, farthest occurrence > " +
                                                                  std::to_string(sizes.conv_layers),
-                   right / count);
+                   accuracy_from_bucket(scores[m], beyond_reach));
         summary.setting(keys[m] + "_parameters", static_cast<double>(taggers[m]->parameter_count()));
     }
     plot::save_and_report(accuracy_by_distance_plot(names, by_bucket, buckets,
@@ -330,6 +326,9 @@ int run(int argc, char** argv) {
     const Ranges counting_ranges = cli.given("steps") ? Ranges{} : rows_for(expected_ranges(), "counting" + mode);
     if (!no_cost) measure_costs(run.quick, cost_ranges, summary, out);
     compare_on_counting(run, counting_ranges, summary, out);
+    // ---- 5. The same need in two dimensions: an image as a set of patches.
+    compare_on_images(run, cli.given("steps") ? run.steps : image_steps(run.quick),
+                      cli.given("steps") ? Ranges{} : rows_for(expected_ranges(), "image" + mode), summary, out);
 
     const std::filesystem::path written = summary.finish(out, clock.seconds());
     std::cout << "  wrote " << written.string() << "\n";
