@@ -4,6 +4,7 @@
 #include "common/autodiff/ops.hpp"
 #include "common/nn/optim.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -75,9 +76,9 @@ TaggerScore score_predictions(const Array<float>& scores, const xt::xarray<std::
     return score;
 }
 
-double accuracy_from_bucket(const TaggerScore& score, std::size_t first) {
+double accuracy_from_bucket(const TaggerScore& score, std::size_t first, std::size_t stop) {
     double right = 0, count = 0;
-    for (std::size_t k = first; k < score.positions.size(); ++k) {
+    for (std::size_t k = first; k < std::min(stop, score.positions.size()); ++k) {
         if (score.positions[k] == 0) continue;
         right += score.by_bucket[k] * static_cast<double>(score.positions[k]);
         count += static_cast<double>(score.positions[k]);

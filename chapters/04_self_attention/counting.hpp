@@ -59,7 +59,8 @@ TaggerScore score_predictions(const Array<float>& scores, const xt::xarray<std::
                               const xt::xarray<std::int64_t>& farthest, std::size_t buckets,
                               const std::function<std::size_t(std::size_t)>& bucket_of_distance);
 
-// The accuracy over buckets first, first + 1, ... of a score: its positions' share of right answers.
-double accuracy_from_bucket(const TaggerScore& score, std::size_t first);
+// The accuracy over buckets first, first + 1, ..., stop - 1 of a score (to the last bucket by
+// default): the share of right answers among their positions.
+double accuracy_from_bucket(const TaggerScore& score, std::size_t first, std::size_t stop = SIZE_MAX);
 
 }  // namespace attn::ch04

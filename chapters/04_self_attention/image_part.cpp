@@ -6,13 +6,14 @@
 #include "common/plot.hpp"
 #include "common/progress.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <unistd.h>
 
 namespace attn::ch04 {
 
-int image_steps(bool quick) { return quick ? 300 : 3000; }
+int image_steps(bool quick) { return quick ? 300 : 2000; }
 
 namespace {
 
@@ -72,6 +73,63 @@ plot::Heatmap attention_map(const ImageTask& task, const PatchAttentionTagger& t
     map.colorbar_label = "attention weight";
     map.z_min = 0.0;
     return map;
+}
+
+// Accuracy within the convolutions' reach (the farthest patch of the colour at most `reach`
+// away: both taggers can in principle see every patch they need), beyond it, and overall.
+struct ReachScore { double within, beyond, overall; };
+
+ReachScore by_reach(const TaggerScore& score, std::size_t reach) {
+    return {accuracy_from_bucket(score, 0, reach + 1), accuracy_from_bucket(score, reach + 1), score.accuracy};
+}
+
+// "CNNs win on small data, self-attention on large": both taggers trained again, from the same
+// start, on a fixed set of a few images seen many times, and compared on the same test images
+// with the run on fresh images above.
+void compare_data_sizes(const RunSettings& run, const ImageTask& task, const PatchTaggerSizes& sizes,
+                        const ImageBatch& test, const std::vector<std::string>& names,
+                        const std::vector<TaggerScore>& fresh, int fresh_steps,
+                        const Ranges& ranges, Summary& summary) {
+    const std::vector<std::size_t> set_sizes{32, 256};
+    Recipe recipe;
+    recipe.steps = std::max(1, fresh_steps / 2);   // enough for the small sets to be learnt by heart
+    std::printf("\n   Small and large training sets: the same two taggers, from the same start, trained for %d steps\n"
+                "   of %zu images drawn from a fixed set (so each image is seen %d times in the smaller set), against\n"
+                "   the run above on fresh images; accuracy on the same test images, within the convolutions' reach\n"
+                "   (farthest patch of the colour at most %zu away: both can see all they need), beyond it, overall:\n",
+                recipe.steps, recipe.batch, static_cast<int>(recipe.steps * recipe.batch / set_sizes.front()),
+                sizes.conv_layers);
+    std::printf("   %-26s %-22s %8s %8s %8s   %s\n", "training images", "", "within", "beyond", "overall", "(final loss)");
+    const std::vector<std::string> keys{"image_attention", "image_conv"};
+    for (const std::size_t size : set_sizes) {
+        Rng draw(run.seed + 4000 + size), init(run.seed + 2000);
+        const ImageBatch training_set = make_image_batch(task, size, draw);
+        std::vector<std::unique_ptr<PatchTagger>> taggers = make_patch_taggers(task, sizes, init);
+        for (std::size_t m = 0; m < taggers.size(); ++m) {
+            const double loss = train_patch_tagger(*taggers[m], task, recipe, run.seed + 2001, &training_set);
+            const ReachScore score = by_reach(score_patch_tagger(*taggers[m], task, test), sizes.conv_layers);
+            std::printf("   %-26s %-22s %8.3f %8.3f %8.3f   (%.3f)\n",
+                        m == 0 ? (std::to_string(size) + " fixed").c_str() : "", taggers[m]->name().c_str(),
+                        score.within, score.beyond, score.overall, loss);
+            if (size == set_sizes.front()) {
+                add_metric(summary, ranges, keys[m] + "_small_within",
+                           taggers[m]->name() + ": image accuracy within reach, " + std::to_string(size) + " training images",
+                           score.within);
+                add_metric(summary, ranges, keys[m] + "_small_accuracy",
+                           taggers[m]->name() + ": image test accuracy, " + std::to_string(size) + " training images",
+                           score.overall);
+            }
+        }
+    }
+    for (std::size_t m = 0; m < fresh.size(); ++m) {
+        const ReachScore score = by_reach(fresh[m], sizes.conv_layers);
+        std::printf("   %-26s %-22s %8.3f %8.3f %8.3f\n",
+                    m == 0 ? (std::to_string(fresh_steps * static_cast<int>(Recipe{}.batch)) + " fresh").c_str() : "",
+                    names[m].c_str(),
+                    score.within, score.beyond, score.overall);
+        add_metric(summary, ranges, keys[m] + "_within", names[m] + ": image accuracy within reach, fresh images",
+                   score.within);
+    }
 }
 
 }  // namespace
@@ -151,6 +209,7 @@ void compare_on_images(const RunSettings& run, int steps, const Ranges& ranges, 
         attention_map(task, dynamic_cast<const PatchAttentionTagger&>(*taggers[0]), test, patch);
     plot::save_and_report(map, out, "image_attention_weights");
     std::cout << "\n" << plot::preview(map, ::isatty(STDOUT_FILENO) == 1, 80);
+    if (!run.quick) compare_data_sizes(run, task, sizes, test, names, scores, steps, ranges, summary);
 }
 
 }  // namespace attn::ch04
