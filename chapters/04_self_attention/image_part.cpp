@@ -75,12 +75,15 @@ plot::Heatmap attention_map(const ImageTask& task, const PatchAttentionTagger& t
     return map;
 }
 
-// Accuracy within the convolutions' reach (the farthest patch of the colour at most `reach`
-// away: both taggers can in principle see every patch they need), beyond it, and overall.
-struct ReachScore { double within, beyond, overall; };
+// Accuracy on the unique colours (which a model that sees part of the image can only guess
+// are unique), on the patches whose matches all lie within the convolutions' reach (distance
+// 1 to `reach`: both taggers can in principle see all they need, and "count what I see" is
+// right), on those beyond it, and overall.
+struct ReachScore { double unique, within, beyond, overall; };
 
 ReachScore by_reach(const TaggerScore& score, std::size_t reach) {
-    return {accuracy_from_bucket(score, 0, reach + 1), accuracy_from_bucket(score, reach + 1), score.accuracy};
+    return {accuracy_from_bucket(score, 0, 1), accuracy_from_bucket(score, 1, reach + 1),
+            accuracy_from_bucket(score, reach + 1), score.accuracy};
 }
 
 // "CNNs win on small data, self-attention on large": both taggers trained again, from the same
@@ -94,12 +97,15 @@ void compare_data_sizes(const RunSettings& run, const ImageTask& task, const Pat
     Recipe recipe;
     recipe.steps = std::max(1, fresh_steps / 2);   // enough for the small sets to be learnt by heart
     std::printf("\n   Small and large training sets: the same two taggers, from the same start, trained for %d steps\n"
-                "   of %zu images drawn from a fixed set (so each image is seen %d times in the smaller set), against\n"
-                "   the run above on fresh images; accuracy on the same test images, within the convolutions' reach\n"
-                "   (farthest patch of the colour at most %zu away: both can see all they need), beyond it, overall:\n",
+                "   of %zu images drawn from a fixed set (each image of the smaller set is seen about %d times), against\n"
+                "   the run above on fresh images; accuracy on the same test images: on the unique colours, on the\n"
+                "   patches whose matches all lie within the convolutions' reach (1 to %zu away: both can see all\n"
+                "   they need), on those beyond it, and overall:\n",
                 recipe.steps, recipe.batch, static_cast<int>(recipe.steps * recipe.batch / set_sizes.front()),
                 sizes.conv_layers);
-    std::printf("   %-26s %-22s %8s %8s %8s   %s\n", "training images", "", "within", "beyond", "overall", "(final loss)");
+    std::printf("   %-16s %-20s %8s %8s %8s %8s   %s\n", "training images", "", "unique", "within", "beyond", "overall",
+                "(final loss)");
+    summary.setting("image_small_data_steps", static_cast<double>(recipe.steps));
     const std::vector<std::string> keys{"image_attention", "image_conv"};
     for (const std::size_t size : set_sizes) {
         Rng draw(run.seed + 4000 + size), init(run.seed + 2000);
@@ -108,9 +114,9 @@ void compare_data_sizes(const RunSettings& run, const ImageTask& task, const Pat
         for (std::size_t m = 0; m < taggers.size(); ++m) {
             const double loss = train_patch_tagger(*taggers[m], task, recipe, run.seed + 2001, &training_set);
             const ReachScore score = by_reach(score_patch_tagger(*taggers[m], task, test), sizes.conv_layers);
-            std::printf("   %-26s %-22s %8.3f %8.3f %8.3f   (%.3f)\n",
+            std::printf("   %-16s %-20s %8.3f %8.3f %8.3f %8.3f   (%.3f)\n",
                         m == 0 ? (std::to_string(size) + " fixed").c_str() : "", taggers[m]->name().c_str(),
-                        score.within, score.beyond, score.overall, loss);
+                        score.unique, score.within, score.beyond, score.overall, loss);
             if (size == set_sizes.front()) {
                 add_metric(summary, ranges, keys[m] + "_small_within",
                            taggers[m]->name() + ": image accuracy within reach, " + std::to_string(size) + " training images",
@@ -123,10 +129,9 @@ void compare_data_sizes(const RunSettings& run, const ImageTask& task, const Pat
     }
     for (std::size_t m = 0; m < fresh.size(); ++m) {
         const ReachScore score = by_reach(fresh[m], sizes.conv_layers);
-        std::printf("   %-26s %-22s %8.3f %8.3f %8.3f\n",
+        std::printf("   %-16s %-20s %8.3f %8.3f %8.3f %8.3f\n",
                     m == 0 ? (std::to_string(fresh_steps * static_cast<int>(Recipe{}.batch)) + " fresh").c_str() : "",
-                    names[m].c_str(),
-                    score.within, score.beyond, score.overall);
+                    names[m].c_str(), score.unique, score.within, score.beyond, score.overall);
         add_metric(summary, ranges, keys[m] + "_within", names[m] + ": image accuracy within reach, fresh images",
                    score.within);
     }
@@ -140,6 +145,7 @@ void compare_on_images(const RunSettings& run, int steps, const Ranges& ranges, 
     const PatchTaggerSizes sizes;
     Recipe recipe;
     recipe.steps = steps;
+    summary.setting("image_steps", static_cast<double>(steps));
     Rng init(run.seed + 2000);
     std::vector<std::unique_ptr<PatchTagger>> taggers = make_patch_taggers(task, sizes, init);
     Rng test_rng(run.seed + 3000);
