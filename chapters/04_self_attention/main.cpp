@@ -3,7 +3,8 @@
 // that follows from (4.1)-(4.3), and the masks that restrict self-attention to a local
 // window or to a graph's edges, beside the weights of a random layer over a sentence; then
 // what self-attention costs against a GRU and a convolution (measured against n), and what it
-// buys: a counting task that needs the whole sequence, where the three are trained alike.
+// buys: a counting task that needs the whole sequence, where the three are trained alike, and
+// the same question asked of an image's patches, against 2-D convolutions.
 #include "chapters/04_self_attention/counting.hpp"
 #include "chapters/04_self_attention/expected_ranges.hpp"
 #include "chapters/04_self_attention/figures.hpp"
@@ -276,7 +277,8 @@ int run(int argc, char** argv) {
     RunSettings run;
     CommandLine cli(argc > 0 ? std::filesystem::path(argv[0]).filename().string() : "ch04",
                     "self-attention: the worked example, permutation equivariance, local and graph masks, image patches, "
-                    "the cost against n, and counting tokens with self-attention, a GRU and convolutions");
+                    "the cost against n, counting tokens with self-attention, a GRU and convolutions, and counting "
+                    "colours in an image");
     bool no_cost = false, print_ranges = false;
     add_standard_flags(cli, run, chapter_dir);
     cli.flag("no-cost", &no_cost, "skip part 3 (the cost measurements)");
