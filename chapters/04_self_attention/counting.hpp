@@ -32,15 +32,16 @@ struct Recipe {
     double clip = 1.0;                // gradient norm
 };
 
-// The recipe's loop: recipe.steps steps of Adam with gradient-norm clipping on `parameters`,
-// each on the loss batch_loss() computes for a fresh batch; returns the mean loss of the last
-// tenth of the steps (NaN for 0 steps). Chapter 05's taggers train with it too.
-double train_with_recipe(const std::vector<Var<float>>& parameters, const Recipe& recipe,
-                         const std::function<Var<float>()>& batch_loss);
-
 // Trains `tagger` for recipe.steps steps on fresh batches drawn from Rng(data_seed), so that
-// taggers trained with the same seed see the same batches; returns train_with_recipe's loss.
+// taggers trained with the same seed see the same batches; returns train_steps' loss.
 double train_tagger(Tagger& tagger, const CountingTask& task, const Recipe& recipe, std::uint64_t data_seed);
+
+// The training loop of chapter 04's comparisons (and chapter 05's): recipe.steps steps of Adam on
+// `parameters` with gradient clipping, step s minimising batch_loss(data) with data =
+// Rng(data_seed) drawn on in order, so that models trained with the same seed see the same
+// batches. Returns the mean loss of the last tenth of the steps (NaN for 0 steps).
+double train_steps(const std::vector<Var<float>>& parameters, const Recipe& recipe, std::uint64_t data_seed,
+                   const std::function<Var<float>(Rng& data)>& batch_loss);
 
 // Accuracy over every position of `test`, and per farthest-distance bucket (bucket_of).
 struct TaggerScore {
@@ -49,5 +50,16 @@ struct TaggerScore {
     std::vector<std::size_t> positions;     // positions per bucket
 };
 TaggerScore score_tagger(const Tagger& tagger, const CountingTask& task, const CountingBatch& test);
+
+// The same score from class scores (batch, n, classes) against the right classes (batch, n),
+// position (b, i) counted in bucket bucket_of_distance(farthest(b, i)) of `buckets`; positions
+// whose class is negative have no label and are left out.
+TaggerScore score_predictions(const Array<float>& scores, const xt::xarray<std::int64_t>& classes,
+                              const xt::xarray<std::int64_t>& farthest, std::size_t buckets,
+                              const std::function<std::size_t(std::size_t)>& bucket_of_distance);
+
+// The accuracy over buckets first, first + 1, ..., stop - 1 of a score (to the last bucket by
+// default): the share of right answers among their positions.
+double accuracy_from_bucket(const TaggerScore& score, std::size_t first, std::size_t stop = SIZE_MAX);
 
 }  // namespace attn::ch04

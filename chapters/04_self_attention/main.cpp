@@ -3,11 +3,13 @@
 // that follows from (4.1)-(4.3), and the masks that restrict self-attention to a local
 // window or to a graph's edges, beside the weights of a random layer over a sentence; then
 // what self-attention costs against a GRU and a convolution (measured against n), and what it
-// buys: a counting task that needs the whole sequence, where the three are trained alike.
+// buys: a counting task that needs the whole sequence, where the three are trained alike, and
+// the same question asked of an image's patches, against 2-D convolutions.
 #include "chapters/04_self_attention/counting.hpp"
 #include "chapters/04_self_attention/expected_ranges.hpp"
 #include "chapters/04_self_attention/figures.hpp"
 #include "chapters/04_self_attention/graph_mask.hpp"
+#include "chapters/04_self_attention/image_part.hpp"
 #include "chapters/04_self_attention/layer_cost.hpp"
 #include "chapters/04_self_attention/local_window_mask.hpp"
 #include "chapters/04_self_attention/patchify.hpp"
@@ -251,14 +253,9 @@ void compare_on_counting(const RunSettings& run, const Ranges& ranges, Summary& 
     const std::size_t beyond_reach = bucket_of(sizes.conv_layers + 1);   // the first bucket past the convolutions' reach
     for (std::size_t m = 0; m < taggers.size(); ++m) {
         add_metric(summary, ranges, keys[m] + "_accuracy", names[m] + ": test accuracy", scores[m].accuracy);
-        double right = 0, count = 0;
-        for (std::size_t k = beyond_reach; k < buckets.size(); ++k) {
-            right += scores[m].by_bucket[k] * static_cast<double>(scores[m].positions[k]);
-            count += static_cast<double>(scores[m].positions[k]);
-        }
         add_metric(summary, ranges, keys[m] + "_accuracy_far", names[m] + ": accuracy, farthest occurrence > " +
                                                                  std::to_string(sizes.conv_layers),
-                   right / count);
+                   accuracy_from_bucket(scores[m], beyond_reach));
         summary.setting(keys[m] + "_parameters", static_cast<double>(taggers[m]->parameter_count()));
     }
     plot::save_and_report(accuracy_by_distance_plot(names, by_bucket, buckets,
@@ -280,7 +277,8 @@ int run(int argc, char** argv) {
     RunSettings run;
     CommandLine cli(argc > 0 ? std::filesystem::path(argv[0]).filename().string() : "ch04",
                     "self-attention: the worked example, permutation equivariance, local and graph masks, image patches, "
-                    "the cost against n, and counting tokens with self-attention, a GRU and convolutions");
+                    "the cost against n, counting tokens with self-attention, a GRU and convolutions, and counting "
+                    "colours in an image");
     bool no_cost = false, print_ranges = false;
     add_standard_flags(cli, run, chapter_dir);
     cli.flag("no-cost", &no_cost, "skip part 3 (the cost measurements)");
@@ -330,6 +328,9 @@ int run(int argc, char** argv) {
     const Ranges counting_ranges = cli.given("steps") ? Ranges{} : rows_for(expected_ranges(), "counting" + mode);
     if (!no_cost) measure_costs(run.quick, cost_ranges, summary, out);
     compare_on_counting(run, counting_ranges, summary, out);
+    // ---- 5. The same need in two dimensions: an image as a set of patches.
+    compare_on_images(run, cli.given("steps") ? run.steps : image_steps(run.quick),
+                      cli.given("steps") ? Ranges{} : rows_for(expected_ranges(), "image" + mode), summary, out);
 
     const std::filesystem::path written = summary.finish(out, clock.seconds());
     std::cout << "  wrote " << written.string() << "\n";

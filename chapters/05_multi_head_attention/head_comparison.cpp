@@ -9,8 +9,7 @@ namespace attn::ch05 {
 
 double train_partner_tagger(PartnerTagger& tagger, const PartnersTask& task, const Recipe& recipe,
                             std::uint64_t data_seed) {
-    Rng data(data_seed);
-    return ch04::train_with_recipe(tagger.parameters(), recipe, [&] {
+    return ch04::train_steps(tagger.parameters(), recipe, data_seed, [&](Rng& data) {
         const PartnersBatch batch = make_partners_batch(task, recipe.batch, data);
         return cross_entropy(tagger(batch), batch.classes);
     });

@@ -16,7 +16,7 @@ struct TaggerSizes {
     std::size_t hidden = 64;    // the per-item head's hidden layer
 };
 
-// Adam, gradient clipping, fresh batches: chapter 04's recipe and loop (train_with_recipe).
+// Adam, gradient clipping, fresh batches: chapter 04's recipe and loop (train_steps).
 using ch04::Recipe;
 
 // Trains `tagger` for recipe.steps steps on fresh batches drawn from Rng(data_seed), so that

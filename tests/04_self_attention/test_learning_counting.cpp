@@ -34,12 +34,7 @@ namespace {
 
 // Accuracy over the positions whose token's farthest other occurrence lies beyond `reach`.
 double accuracy_beyond(const TaggerScore& score, std::size_t reach) {
-    double right = 0, count = 0;
-    for (std::size_t k = bucket_of(reach + 1); k < score.positions.size(); ++k) {
-        right += score.by_bucket[k] * static_cast<double>(score.positions[k]);
-        count += static_cast<double>(score.positions[k]);
-    }
-    return right / count;
+    return accuracy_from_bucket(score, bucket_of(reach + 1));
 }
 
 }  // namespace

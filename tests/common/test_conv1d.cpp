@@ -2,7 +2,7 @@
 // numerical gradients, the receptive field, and the shapes it refuses.
 #include "common/autodiff/ops.hpp"
 #include "common/nn/conv1d.hpp"
-#include "common/nn/npy.hpp"
+#include "tests/common/conv_checks.hpp"
 #include "tests/support/check_allclose.hpp"
 #include "tests/support/gradcheck.hpp"
 #include "tests/support/gradients.hpp"
@@ -12,31 +12,17 @@
 #include <cstdlib>
 
 using attn::Var;
-using A = xt::xarray<double>;
+using conv_checks::A;
 
 namespace {
 
-constexpr double golden_tol = 1e-12;   // float64 on both sides; only summation order differs
 constexpr double chain = 1e-6;         // gradient check of several ops in a row
-
-A golden(const std::string& name) { return attn::read_npy<double>(support::data_path("common/golden/" + name + ".npy")); }
 
 // One sequence of one channel: (1, n, 1).
 A sequence(const std::vector<double>& values) {
     A x = xt::adapt(values, {std::size_t(1), values.size(), std::size_t(1)});
     return x;
 }
-
-// A Conv1d whose weight and bias are the given Vars (so gradients can be checked against them).
-struct ConvWith {
-    attn::Rng rng{0};
-    attn::Conv1d<double> conv;
-    ConvWith(const Var<double>& weight, const Var<double>& bias)
-        : conv(weight.shape(1), weight.shape(0), weight.shape(2), rng) {
-        conv.weight = weight;
-        conv.bias = bias;
-    }
-};
 
 }  // namespace
 
@@ -64,21 +50,8 @@ TEST_CASE("nn: Conv1d computes a sliding window with zero padding" * doctest::te
 }
 
 TEST_CASE("nn: Conv1d matches PyTorch" * doctest::test_suite("common.golden")) {
-    for (const std::string name : {"conv1d_k3", "conv1d_k5"}) {
-        CAPTURE(name);
-        const A weight = golden(name + "_weight");
-        attn::Rng rng(1);
-        attn::Conv1d<double> conv(weight.shape(1), weight.shape(0), weight.shape(2), rng);
-        conv.weight.value() = weight;
-        conv.bias.value() = golden(name + "_bias");
-        const Var<double> x = attn::parameter<double>(golden(name + "_x"));
-        const Var<double> y = conv(x);
-        CHECK_ALLCLOSE(y.value(), golden(name + "_y"), golden_tol, golden_tol);
-        attn::backward(y, golden(name + "_dy"));
-        CHECK_ALLCLOSE(x.grad(), golden(name + "_dx"), golden_tol, golden_tol);
-        CHECK_ALLCLOSE(conv.weight.grad(), golden(name + "_dweight"), golden_tol, golden_tol);
-        CHECK_ALLCLOSE(conv.bias.grad(), golden(name + "_dbias"), golden_tol, golden_tol);
-    }
+    for (const std::string name : {"conv1d_k3", "conv1d_k5"})
+        conv_checks::check_against_golden<attn::Conv1d<double>>(name);
 }
 
 TEST_CASE("nn: Conv1d's gradients match numerical ones" * doctest::test_suite("common")) {
@@ -87,7 +60,10 @@ TEST_CASE("nn: Conv1d's gradients match numerical ones" * doctest::test_suite("c
         const std::vector<A> inputs{support::random_array({2, 7, 3}, 1), support::random_array({4, 3, k}, 2),
                                     support::random_array({4}, 3)};
         const support::GradcheckResult r = support::gradcheck(
-            [](const std::vector<Var<double>>& v) { return ConvWith(v[1], v[2]).conv(v[0]); }, inputs);
+            [](const std::vector<Var<double>>& v) {
+                return conv_checks::ConvWith<attn::Conv1d<double>>(v[1], v[2]).conv(v[0]);
+            },
+            inputs);
         INFO(r.report);
         CHECK(r.worst_error < chain);
     }
@@ -121,17 +97,7 @@ TEST_CASE("nn: Conv1d's output i depends only on inputs within (k - 1) / 2 of i"
 TEST_CASE("nn: Conv1d refuses shapes it cannot use, in one line" * doctest::test_suite("common")) {
     attn::Rng rng(5);
     const attn::Conv1d<double> conv(3, 4, 3, rng);
-    const auto refuses = [&](const attn::Shape& shape) {
-        try {
-            conv(attn::constant<double>(A(xt::zeros<double>(shape))));
-        } catch (const std::invalid_argument& e) {
-            const std::string message = e.what();
-            CHECK(message.find('\n') == std::string::npos);
-            CHECK(message.find("Conv1d") != std::string::npos);
-            return true;
-        }
-        return false;
-    };
+    const auto refuses = [&](const attn::Shape& shape) { return conv_checks::refuses(conv, shape, "Conv1d"); };
     SUBCASE("x must be (batch, n, in_channels)") {
         CHECK(refuses({5, 3}));           // no batch axis
         CHECK(refuses({2, 5, 4}));        // 4 channels, the layer takes 3

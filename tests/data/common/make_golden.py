@@ -15,6 +15,9 @@ clip_*          torch.nn.utils.clip_grad_norm_(max_norm=1.0) on two gradients: b
 conv1d_k3_*     torch.nn.Conv1d(3, 4, 3, padding=1): x (2, 6, 3) in the course's (batch, n, channels)
                 layout (transposed for PyTorch and back), weight (4, 3, 3), bias, dy, and y, dx, dweight, dbias
 conv1d_k5_*     torch.nn.Conv1d(2, 3, 5, padding=2) on x (1, 3, 2): a kernel wider than the sequence
+conv2d_k3_*     torch.nn.Conv2d(3, 4, 3, padding=1): x (2, 5, 4, 3) in the course's (batch, H, W, channels)
+                layout (permuted for PyTorch and back), weight (4, 3, 3, 3), bias, dy, and y, dx, dweight, dbias
+conv2d_k5_*     torch.nn.Conv2d(2, 3, 5, padding=2) on x (1, 3, 2, 2): a kernel wider than the grid
 """
 import pathlib
 
@@ -108,6 +111,22 @@ for name, (c_in, c_out, k, batch, n) in {"conv1d_k3": (3, 4, 3, 2, 6), "conv1d_k
     x = randn(batch, n, c_in).requires_grad_(True)
     y = conv(x.transpose(1, 2)).transpose(1, 2)
     dy = randn(batch, n, c_out)
+    y.backward(dy)
+    for part, t in {"x": x, "weight": conv.weight, "bias": conv.bias, "dy": dy, "y": y, "dx": x.grad,
+                    "dweight": conv.weight.grad, "dbias": conv.bias.grad}.items():
+        save(f"{name}_{part}", t)
+
+# Conv2d with "same" padding, likewise saved as (batch, H, W, channels). Appended after every
+# other case, so the generator gives the earlier cases the same numbers as before.
+for name, (c_in, c_out, k, batch, height, width) in {"conv2d_k3": (3, 4, 3, 2, 5, 4),
+                                                      "conv2d_k5": (2, 3, 5, 1, 3, 2)}.items():
+    conv = torch.nn.Conv2d(c_in, c_out, k, padding=(k - 1) // 2)
+    with torch.no_grad():
+        conv.weight.copy_(randn(c_out, c_in, k, k))
+        conv.bias.copy_(randn(c_out))
+    x = randn(batch, height, width, c_in).requires_grad_(True)
+    y = conv(x.permute(0, 3, 1, 2)).permute(0, 2, 3, 1)
+    dy = randn(batch, height, width, c_out)
     y.backward(dy)
     for part, t in {"x": x, "weight": conv.weight, "bias": conv.bias, "dy": dy, "y": y, "dx": x.grad,
                     "dweight": conv.weight.grad, "dbias": conv.bias.grad}.items():
