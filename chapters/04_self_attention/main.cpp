@@ -11,6 +11,7 @@
 #include "chapters/04_self_attention/layer_cost.hpp"
 #include "chapters/04_self_attention/local_window_mask.hpp"
 #include "chapters/04_self_attention/patchify.hpp"
+#include "chapters/04_self_attention/receptive_field.hpp"
 #include "chapters/04_self_attention/self_attention.hpp"
 #include "chapters/04_self_attention/worked_example.hpp"
 #include "common/autodiff/ops.hpp"
@@ -153,6 +154,29 @@ bool show_patches(Rng& rng) {
     return exact;
 }
 
+// ---- 3. What each output can see: the receptive field of stacked convolutions against one
+//         self-attention layer, measured through autodiff (which inputs have a gradient).
+void show_receptive_fields(Rng& rng, Summary& summary, const std::filesystem::path& out) {
+    const std::size_t n = 32, d = 8, i = 16, max_layers = 4;
+    std::printf("\n3. What each layer sees, then what it costs. First the inputs that can change output %zu of %zu:\n"
+                "   backpropagate from output %zu alone (random weights, d = %zu) and keep the positions j whose\n"
+                "   gradient d output_%zu / d x_j is not zero:\n",
+                i, n, i, d, i);
+    const std::vector<ReceptiveField> fields = receptive_fields(n, d, i, max_layers, rng);
+    for (std::size_t m = 0; m < fields.size(); ++m) {
+        const ReceptiveField& field = fields[m];
+        const bool conv = m < max_layers;
+        std::printf("   %-16s positions %zu..%zu (%zu = %s)\n", (field.model + ":").c_str(), field.first(), field.last(),
+                    field.width(), conv ? "2L+1" : "n");
+        // Exact facts, whatever the seed: 2L + 1 for L convolutions of kernel 3, all n for attention.
+        const double width = conv ? 2.0 * static_cast<double>(m + 1) + 1 : static_cast<double>(n);
+        summary.metric(conv ? "receptive_width_conv_" + std::to_string(m + 1) : "receptive_width_attention",
+                       "positions that can change output " + std::to_string(i) + ", " + field.model,
+                       static_cast<double>(field.width()), width, width);
+    }
+    plot::save_and_report(receptive_field_heatmap(fields, i), out, "receptive_field");
+}
+
 // ---- 3. The cost: one forward + backward of each layer against n, at d = 64.
 void measure_costs(bool quick, const Ranges& ranges, Summary& summary, const std::filesystem::path& out) {
     const std::size_t d = 64;
@@ -162,7 +186,7 @@ void measure_costs(bool quick, const Ranges& ranges, Summary& summary, const std
         for (std::size_t n = 16; n <= 2048; n *= 2) lengths.push_back(n);
     }
     const int repetitions = quick ? 3 : 7;   // as bench_sequence_layers
-    std::printf("\n3. What each layer costs: milliseconds and peak memory (MiB) of one forward + backward pass,\n"
+    std::printf("\n   What each layer costs: milliseconds and peak memory (MiB) of one forward + backward pass,\n"
                 "   batch 1, d = %zu, float32, the median of %d timings per point (each in a process of its own):\n",
                 d, repetitions);
     const Stopwatch clock;
@@ -202,9 +226,9 @@ void measure_costs(bool quick, const Ranges& ranges, Summary& summary, const std
 }
 
 // ---- 4. What it buys: the counting task, three taggers with the same budget and batches.
-void compare_on_counting(const RunSettings& run, const Ranges& ranges, Summary& summary, const std::filesystem::path& out) {
+void compare_on_counting(const RunSettings& run, const TaggerSizes& sizes, const Ranges& ranges, Summary& summary,
+                         const std::filesystem::path& out) {
     const CountingTask task;
-    const TaggerSizes sizes;
     Recipe recipe;
     recipe.steps = run.steps;
     Rng init(run.seed);
@@ -282,8 +306,12 @@ int run(int argc, char** argv) {
                     "self-attention: the worked example, permutation equivariance, local and graph masks, image patches, "
                     "the cost against n, and counting tokens with self-attention, a GRU and convolutions");
     bool no_cost = false, print_ranges = false;
+    TaggerSizes sizes;
+    int conv_channels = static_cast<int>(sizes.conv_channels);
     add_standard_flags(cli, run, chapter_dir);
-    cli.flag("no-cost", &no_cost, "skip part 3 (the cost measurements)");
+    cli.flag("no-cost", &no_cost, "skip the cost measurements of part 3");
+    cli.option("conv-channels", &conv_channels,
+               "channels of each convolution in part 4 (more than the matched budget; printed without ranges)", 1, 1024);
     cli.flag("ranges", &print_ranges, "print the table of expected results (for the lesson) and stop");
     if (!cli.parse(argc, argv)) return 0;
     if (print_ranges) {
@@ -327,9 +355,12 @@ int run(int argc, char** argv) {
     //            the chapter's own settings only.
     const std::string mode = run.quick ? " --quick" : "";
     const Ranges cost_ranges = rows_for(expected_ranges(), "cost" + mode);
-    const Ranges counting_ranges = cli.given("steps") ? Ranges{} : rows_for(expected_ranges(), "counting" + mode);
+    sizes.conv_channels = static_cast<std::size_t>(conv_channels);
+    const bool own_settings = cli.given("steps") || cli.given("conv-channels");
+    const Ranges counting_ranges = own_settings ? Ranges{} : rows_for(expected_ranges(), "counting" + mode);
+    show_receptive_fields(rng, summary, out);
     if (!no_cost) measure_costs(run.quick, cost_ranges, summary, out);
-    compare_on_counting(run, counting_ranges, summary, out);
+    compare_on_counting(run, sizes, counting_ranges, summary, out);
 
     const std::filesystem::path written = summary.finish(out, clock.seconds());
     std::cout << "  wrote " << written.string() << "\n";
