@@ -52,7 +52,7 @@ std::optional<double> fitted_attention_gru_crossover(const std::vector<CostPoint
 // One row per length: n, then the milliseconds and MiB of each layer, tab-separated with a header.
 std::string cost_table(const std::vector<CostPoint>& points);
 // Time against n on log-log axes, each layer's fitted and theoretical slope in its legend entry;
-// after the three measured series, each layer's fitted line (dashed, in the layer's colour)
+// the measurements as points and, after them, each layer's fitted line (dashed, in its colour)
 // over the lengths it was fitted on.
 plot::LinePlot time_plot(const std::vector<CostPoint>& points);
 // Peak memory growth against n on log-log axes.

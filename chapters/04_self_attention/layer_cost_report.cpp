@@ -120,11 +120,13 @@ plot::LinePlot log_log_plot(const std::vector<CostPoint>& points, const std::str
 
 plot::LinePlot time_plot(const std::vector<CostPoint>& points) {
     plot::LinePlot plot = log_log_plot(points, "Time", "milliseconds", &CostPoint::ms);
-    plot.title += " (dashed: the fitted lines)";
+    plot.title += " (points: measured, dashed: fitted)";
     for (std::size_t k = 0; k < layer_names().size(); ++k) {
         const LogLogFit fit = fit_log_log(points, layer_names()[k]);
         plot.series[k].label += ": slope " + fixed(fit.slope, 2) + " (theory " +
                                 fixed(theoretical_slope(layer_names()[k]), 0) + ")";
+        plot.series[k].points = true;   // the measurements as points, so the fitted line through them shows
+        plot.series[k].markers = false;
         plot::Series line{"", {}, {}};   // ms = e^intercept n^slope: a straight line on these axes
         for (const double n : {fit.n_min, fit.n_max}) {
             line.x.push_back(n);
