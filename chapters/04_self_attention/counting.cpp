@@ -37,7 +37,10 @@ double train_tagger(Tagger& tagger, const CountingTask& task, const Recipe& reci
 }
 
 TaggerScore score_tagger(const Tagger& tagger, const CountingTask& task, const CountingBatch& test) {
-    const Array<float> scores = tagger(test.tokens).value();   // (batch, n, classes)
+    return score_predictions(xt::cast<double>(tagger(test.tokens).value()), task, test);
+}
+
+TaggerScore score_predictions(const Array<double>& scores, const CountingTask& task, const CountingBatch& test) {
     const std::size_t buckets = bucket_names(task.length).size();
     std::vector<std::size_t> right(buckets, 0);
     TaggerScore score;

@@ -43,5 +43,7 @@ struct TaggerScore {
     std::vector<std::size_t> positions;     // positions per bucket
 };
 TaggerScore score_tagger(const Tagger& tagger, const CountingTask& task, const CountingBatch& test);
+// The same for class scores (batch, n, classes) from anywhere: the largest score is the prediction.
+TaggerScore score_predictions(const Array<double>& scores, const CountingTask& task, const CountingBatch& test);
 
 }  // namespace attn::ch04

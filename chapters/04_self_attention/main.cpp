@@ -13,6 +13,7 @@
 #include "chapters/04_self_attention/patchify.hpp"
 #include "chapters/04_self_attention/receptive_field.hpp"
 #include "chapters/04_self_attention/self_attention.hpp"
+#include "chapters/04_self_attention/window_limit.hpp"
 #include "chapters/04_self_attention/worked_example.hpp"
 #include "common/autodiff/ops.hpp"
 #include "common/cli.hpp"
@@ -177,6 +178,25 @@ void show_receptive_fields(Rng& rng, Summary& summary, const std::filesystem::pa
     plot::save_and_report(receptive_field_heatmap(fields, i), out, "receptive_field");
 }
 
+// The GRU's work per step does not depend on n; its time per step does (see the lesson).
+// The two ends of the fitted range, and the memory per step at the longest length.
+void show_gru_per_step(const std::vector<CostPoint>& points, Summary& summary) {
+    const LogLogFit fit = fit_log_log(points, "GRU");
+    std::map<double, CostPoint> gru;   // by n
+    for (const CostPoint& p : points)
+        if (p.layer == "GRU") gru[static_cast<double>(p.n)] = p;
+    const CostPoint &shortest = gru.at(fit.n_min), &longest = gru.at(fit.n_max);
+    const auto us_per_step = [](const CostPoint& p) { return 1000.0 * p.ms / static_cast<double>(p.n); };
+    const double kib_per_step = 1024.0 * longest.peak_mib / static_cast<double>(longest.n);
+    std::printf("   the GRU per step: %.1f us at n = %zu, %.1f us at n = %zu; its peak memory, %.0f KiB per step\n",
+                us_per_step(shortest), shortest.n, us_per_step(longest), longest.n, kib_per_step);
+    summary.metric("gru_us_per_step_shortest", "GRU: microseconds per step, n = " + std::to_string(shortest.n),
+                   us_per_step(shortest));
+    summary.metric("gru_us_per_step_longest", "GRU: microseconds per step, n = " + std::to_string(longest.n),
+                   us_per_step(longest));
+    summary.metric("gru_kib_per_step", "GRU: peak memory per step (KiB), n = " + std::to_string(longest.n), kib_per_step);
+}
+
 // ---- 3. The cost: one forward + backward of each layer against n, at d = 64.
 void measure_costs(bool quick, const Ranges& ranges, Summary& summary, const std::filesystem::path& out) {
     const std::size_t d = 64;
@@ -219,10 +239,60 @@ void measure_costs(bool quick, const Ranges& ranges, Summary& summary, const std
     }
     if (const std::optional<double> n = fitted_attention_gru_crossover(points))
         std::printf("   the fitted lines of self-attention and the GRU cross at n = %.0f\n", *n);
+    show_gru_per_step(points, summary);
     const LayerCostFiles files = save_layer_costs(points, out);
     for (const plot::Files* figure : {&files.time, &files.memory})
         std::printf("   figure: %s\n", (figure->rendered ? figure->png : figure->script).c_str());
     std::printf("   table: %s (measured in %.1f s)\n", files.table.c_str(), clock.seconds());
+}
+
+// Accuracy of class scores (batch, n, classes) over the positions whose farthest repeat is
+// exactly `distance` away.
+double accuracy_at_distance(const Array<double>& scores, const CountingBatch& test, std::size_t distance) {
+    double right = 0, count = 0;
+    for (std::size_t b = 0; b < scores.shape(0); ++b)
+        for (std::size_t i = 0; i < scores.shape(1); ++i) {
+            if (test.farthest(b, i) != static_cast<std::int64_t>(distance)) continue;
+            const auto row = xt::view(scores, b, i, xt::all());
+            right += static_cast<std::int64_t>(std::max_element(row.begin(), row.end()) - row.begin()) == test.classes(b, i);
+            count += 1;
+        }
+    return right / count;
+}
+
+// Why the convolutions miss within their reach: the best any model can do that sees `reach`
+// positions on each side, worked out from the task (window_limit.hpp), against the trained
+// convolutions, by the exact distance of the farthest repeat and in cross-entropy. Returns
+// the best with the convolutions' reach, scored like a tagger (for the figure).
+TaggerScore show_window_limit(const CountingTask& task, std::size_t reach, const Tagger& convolutions,
+                              double conv_loss, const CountingBatch& test, Summary& summary) {
+    std::printf("\n   Within their reach, against the best any model can do that sees r positions on each side (the\n"
+                "   labels' probabilities given its window, worked out from the task, not trained), by the exact\n"
+                "   distance to the farthest repeat:\n");
+    std::printf("   %-22s", "");
+    for (std::size_t d = 1; d <= reach; ++d) std::printf(" %10s %zu", "farthest", d);
+    std::printf(" %14s\n", "cross-entropy");
+    const auto row = [&](const std::string& name, const Array<double>& scores, double loss, const std::string& key) {
+        std::printf("   %-22s", name.c_str());
+        for (std::size_t d = 1; d <= reach; ++d) {
+            const double accuracy = accuracy_at_distance(scores, test, d);
+            std::printf(" %12.3f", accuracy);
+            summary.metric(key + "_accuracy_farthest_" + std::to_string(d),
+                           name + ": accuracy, farthest repeat exactly " + std::to_string(d), accuracy);
+        }
+        std::printf(" %14.3f\n", loss);
+        summary.metric(key + "_loss", name + ": cross-entropy per position", loss);
+    };
+    Array<double> best;
+    for (std::size_t r = reach; r + 1 > 0; --r) {   // reach, reach - 1, ..., 0
+        const Array<double> probabilities = window_limited_probabilities(task, r, test.tokens);
+        row("best with reach " + std::to_string(r), probabilities, mean_cross_entropy(probabilities, test.classes),
+            "reach" + std::to_string(r));
+        if (r == reach) best = probabilities;
+    }
+    row(convolutions.name(), xt::cast<double>(convolutions(test.tokens).value()), conv_loss, "conv");
+    std::printf("   (the convolutions' cross-entropy is their training loss over the last tenth)\n");
+    return score_predictions(best, task, test);
 }
 
 // ---- 4. What it buys: the counting task, three taggers with the same budget and batches.
@@ -248,9 +318,11 @@ void compare_on_counting(const RunSettings& run, const TaggerSizes& sizes, const
     std::vector<std::vector<double>> by_bucket;
     std::vector<std::string> names;
     std::vector<TaggerScore> scores;
+    std::vector<double> losses;
     for (const auto& tagger : taggers) {
         const Stopwatch clock;
         const double loss = train_tagger(*tagger, task, recipe, run.seed + 1);
+        losses.push_back(loss);
         scores.push_back(score_tagger(*tagger, task, test));
         names.push_back(tagger->name());
         by_bucket.push_back(scores.back().by_bucket);
@@ -283,11 +355,21 @@ void compare_on_counting(const RunSettings& run, const TaggerSizes& sizes, const
         add_metric(summary, ranges, keys[m] + "_accuracy_far", names[m] + ": accuracy, farthest occurrence > " +
                                                                  std::to_string(sizes.conv_layers),
                    right / count);
+        summary.metric(keys[m] + "_accuracy_near", names[m] + ": accuracy, farthest occurrence 1-3", scores[m].by_bucket.at(1));
         summary.setting(keys[m] + "_parameters", static_cast<double>(taggers[m]->parameter_count()));
     }
-    plot::save_and_report(accuracy_by_distance_plot(names, by_bucket, buckets,
-                                                    "Counting tokens: accuracy by distance to the farthest repeat"),
-                          out, "counting_accuracy_by_distance");
+    const TaggerScore best_within_reach =
+        show_window_limit(task, sizes.conv_layers, *taggers.back(), losses.back(), test, summary);
+    plot::LinePlot accuracy_plot = accuracy_by_distance_plot(
+        names, by_bucket, buckets, "Counting tokens: accuracy by distance to the farthest repeat");
+    plot::Series limit{"best possible with reach " + std::to_string(sizes.conv_layers), {}, {}};
+    for (std::size_t k = 0; k < buckets.size(); ++k) {
+        limit.x.push_back(static_cast<double>(k));
+        limit.y.push_back(best_within_reach.by_bucket[k]);
+    }
+    limit.reference = true;
+    accuracy_plot.series.push_back(limit);
+    plot::save_and_report(accuracy_plot, out, "counting_accuracy_by_distance");
 
     // The trained self-attention layer on the first test sequence, its tokens as labels.
     const xt::xarray<std::int64_t> first = xt::view(test.tokens, xt::range(0, 1), xt::all());
