@@ -42,8 +42,9 @@ inline std::string mask_differences(const xt::xarray<bool>& actual, const xt::xa
 
 }  // namespace support
 
-#define CHECK_MASK(actual, expected)                                                                      \
-    do {                                                                                                  \
-        const std::string mask_differences_ = ::support::mask_differences((actual), (expected));         \
-        CHECK_MESSAGE(mask_differences_.empty(), "CHECK_MASK(" #actual ", " #expected ")\n" << mask_differences_); \
+#define CHECK_MASK(actual, expected)                                                              \
+    do {                                                                                          \
+        const std::string differing_entries_ = ::support::mask_differences((actual), (expected)); \
+        CHECK_MESSAGE(differing_entries_.empty(),                                                 \
+                      "CHECK_MASK(" #actual ", " #expected ")\n" << differing_entries_);           \
     } while (false)
