@@ -272,25 +272,34 @@ TaggerScore show_window_limit(const CountingTask& task, std::size_t reach, const
     std::printf("   %-22s", "");
     for (std::size_t d = 1; d <= reach; ++d) std::printf(" %10s %zu", "farthest", d);
     std::printf(" %14s\n", "cross-entropy");
-    const auto row = [&](const std::string& name, const Array<double>& scores, double loss, const std::string& key) {
+    const auto row = [&](const std::string& name, const Array<double>& scores, double loss) {
+        std::vector<double> by_distance;
         std::printf("   %-22s", name.c_str());
         for (std::size_t d = 1; d <= reach; ++d) {
-            const double accuracy = accuracy_at_distance(scores, test, d);
-            std::printf(" %12.3f", accuracy);
-            summary.metric(key + "_accuracy_farthest_" + std::to_string(d),
-                           name + ": accuracy, farthest repeat exactly " + std::to_string(d), accuracy);
+            by_distance.push_back(accuracy_at_distance(scores, test, d));
+            std::printf(" %12.3f", by_distance.back());
         }
         std::printf(" %14.3f\n", loss);
-        summary.metric(key + "_loss", name + ": cross-entropy per position", loss);
+        return by_distance;
     };
     Array<double> best;
+    std::vector<double> best_losses(reach + 1);   // by reach
     for (std::size_t r = reach; r + 1 > 0; --r) {   // reach, reach - 1, ..., 0
         const Array<double> probabilities = window_limited_probabilities(task, r, test.tokens);
-        row("best with reach " + std::to_string(r), probabilities, mean_cross_entropy(probabilities, test.classes),
-            "reach" + std::to_string(r));
+        best_losses[r] = mean_cross_entropy(probabilities, test.classes);
+        row("best with reach " + std::to_string(r), probabilities, best_losses[r]);
         if (r == reach) best = probabilities;
     }
-    row(convolutions.name(), xt::cast<double>(convolutions(test.tokens).value()), conv_loss, "conv");
+    const std::vector<double> conv = row(convolutions.name(), xt::cast<double>(convolutions(test.tokens).value()), conv_loss);
+    // What the lesson quotes: the convolutions' row, and the losses of the best with their
+    // reach and with one position less.
+    for (std::size_t d = 1; d <= reach; ++d)
+        summary.metric("conv_accuracy_farthest_" + std::to_string(d),
+                       convolutions.name() + ": accuracy, farthest repeat exactly " + std::to_string(d), conv[d - 1]);
+    summary.metric("conv_loss", convolutions.name() + ": loss over the last tenth of training", conv_loss);
+    for (const std::size_t r : {reach, reach - 1})
+        summary.metric("reach" + std::to_string(r) + "_loss", "best with reach " + std::to_string(r) + ": cross-entropy",
+                       best_losses[r]);
     std::printf("   (the convolutions' cross-entropy is their training loss over the last tenth)\n");
     return score_predictions(best, task, test);
 }
@@ -355,9 +364,9 @@ void compare_on_counting(const RunSettings& run, const TaggerSizes& sizes, const
         add_metric(summary, ranges, keys[m] + "_accuracy_far", names[m] + ": accuracy, farthest occurrence > " +
                                                                  std::to_string(sizes.conv_layers),
                    right / count);
-        summary.metric(keys[m] + "_accuracy_near", names[m] + ": accuracy, farthest occurrence 1-3", scores[m].by_bucket.at(1));
         summary.setting(keys[m] + "_parameters", static_cast<double>(taggers[m]->parameter_count()));
     }
+    summary.metric("conv_accuracy_near", names.back() + ": accuracy, farthest occurrence 1-3", scores.back().by_bucket.at(1));
     const TaggerScore best_within_reach =
         show_window_limit(task, sizes.conv_layers, *taggers.back(), losses.back(), test, summary);
     plot::LinePlot accuracy_plot = accuracy_by_distance_plot(
