@@ -55,6 +55,11 @@ struct Heatmap {
     std::optional<double> z_min, z_max;     // colour range; unset = the data's range
     bool annotate = false;                  // print each value in its cell (small maps only)
     std::vector<std::size_t> highlight_columns;  // outlined columns (e.g. the context vector)
+    // Categorical mode, when not empty: every value is an integer c in 0..k-1, drawn in one of
+    // k distinct colours (category 0 light grey, as a background, then the series colours)
+    // with a key that names categories[c], instead of a continuous colour bar. For 0/1 maps
+    // whose two values mean two different things, such as a mask's blocked and allowed cells.
+    std::vector<std::string> categories;
 };
 
 // What was written. `rendered` is false when gnuplot is missing or failed (the reason is in

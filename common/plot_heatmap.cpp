@@ -1,5 +1,6 @@
-// Heatmaps (see plot.hpp): square cells, token tick labels, a colour bar, optional values
-// in the cells and outlined columns; sized so labels are never clipped.
+// Heatmaps (see plot.hpp): square cells, token tick labels, a colour bar (or, for categories,
+// a key naming each colour), optional values in the cells and outlined columns; sized so
+// labels are never clipped.
 // Introduced in chapter 00.
 #include "common/plot_support.hpp"
 
@@ -83,6 +84,8 @@ HeatmapLayout heatmap_layout(const Heatmap& plot) {
     L.top = plot.title.empty() ? 24 : 56;
     L.right = 22 + 18 + 10 + static_cast<int>(text_pixels("-0.000", font_size)) +
               (plot.colorbar_label.empty() ? 0 : label_room) + 16;
+    if (!plot.categories.empty())   // a key instead: a colour sample, then the category's name
+        L.right = 22 + 40 + static_cast<int>(1.2 * widest_label(plot.categories, font_size)) + 16;
     return L;
 }
 
@@ -144,6 +147,10 @@ std::string heatmap_frame(const Heatmap& plot, const HeatmapLayout& L) {
                       "set tmargin at " + screen(L.bottom + plot_h, L.height) + "\n";
     out += "set xrange [-0.5:" + number(cols - 0.5) + "]\n";
     out += "set yrange [" + number(rows - 0.5) + ":-0.5]     # reversed: row 0 is at the top\n";
+    if (!plot.categories.empty())
+        return out + "unset colorbox                   # categories: the key names each colour instead\n"
+                     "set key at " + screen(L.left + plot_w + 22, L.width) + ", " +
+               screen(L.bottom + plot_h, L.height) + " left top Left reverse samplen 1.5 spacing 1.5 nobox\n";
     out += "set colorbox user origin " + screen(L.left + plot_w + 22, L.width) + ", " +
            screen(L.bottom + plot_h / 2 - bar_h / 2, L.height) + " size " + screen(18, L.width) + ", " +
            screen(bar_h, L.height) + "\n";
@@ -161,14 +168,29 @@ std::string heatmap_separators(const Heatmap& plot) {
            "set grid front noxtics noytics x2tics y2tics lt 1 lc rgb '#FFFFFF' lw 1.5\n";
 }
 
-std::string heatmap_palette(const Heatmap& plot, double lo, double hi) {
+// Categories: value c gets a band of its own, [c - 0.5, c + 0.5], in one flat colour.
+std::string category_palette(const Heatmap& plot) {
+    std::string out = "# One flat colour per category: value c is drawn in band c of the palette.\nset palette defined (";
+    for (std::size_t c = 0; c < plot.categories.size(); ++c) {
+        const std::string colour = gp_quote(hex_colour(category_colour(c)));
+        out += std::string(c ? ", " : "") + std::to_string(c) + " " + colour + ", " + std::to_string(c + 1) + " " + colour;
+    }
+    return out + ")\nset cbrange [-0.5:" + number(static_cast<double>(plot.categories.size()) - 0.5) + "]\n";
+}
+
+// Viridis over [lo, hi] with its colour bar.
+std::string continuous_palette(const Heatmap& plot, double lo, double hi) {
     std::string out = "# Viridis: perceptually uniform, dark = low, yellow = high.\nset palette defined (";
     for (std::size_t k = 0; k < viridis.size(); ++k)
         out += std::string(k ? ", " : "") + number(viridis[k].first) + " " +
                gp_quote(hex_colour(viridis[k].second));
     out += ")\nset cbrange [" + number(lo) + ":" + number(hi) + "]\n";
     if (!plot.colorbar_label.empty()) out += "set cblabel " + gp_quote(plot.colorbar_label) + "\n";
-    out += "set cbtics scale 0.5 out nomirror\n";
+    return out + "set cbtics scale 0.5 out nomirror\n";
+}
+
+std::string heatmap_palette(const Heatmap& plot, double lo, double hi) {
+    std::string out = plot.categories.empty() ? continuous_palette(plot, lo, hi) : category_palette(plot);
     if (plot.annotate)
         out += "# Values in the cells: white text on dark cells, black on light ones.\nthreshold = " +
                number(lo + 0.55 * (hi - lo)) + "\n";
@@ -191,6 +213,9 @@ std::string heatmap_command(const Heatmap& plot, const std::string& name, const 
     const std::string style = image ? std::string("using 1:2:3 with image") + (pixels ? " pixels" : "")
                                     : "using 1:2:(0.5):(0.5):3 with boxxyerror fs solid 1.0 noborder fc palette";
     std::string out = "plot " + data + " " + style + " notitle";
+    for (std::size_t c = 0; c < plot.categories.size(); ++c)   // the key: one entry per category
+        out += ", \\\n     keyentry with boxes fs solid 1.0 border lc rgb '#555555' fc rgb " +
+               gp_quote(hex_colour(category_colour(c))) + " title " + gp_quote(plot.categories[c]);
     if (!plot.annotate) return out + "\n";
     const std::string font = " font '," + std::to_string(L.value_font) + "' notitle";
     const std::string value = "sprintf('%.2f', $3)";

@@ -1,5 +1,5 @@
 // The terminal preview of a heatmap (see plot.hpp): Unicode shades, optional 256-colour
-// backgrounds, labels and the scale.
+// backgrounds, labels and the scale (or, for categories, a key naming each shade).
 // Introduced in chapter 00.
 #include "common/plot_support.hpp"
 
@@ -58,6 +58,20 @@ std::string preview_cell(double value, double lo, double hi, bool colour) {
     return "\x1b[38;5;" + code + "m\x1b[48;5;" + code + "m" + shade + shade;
 }
 
+// Category c of k: shades from light to full (░ for the background category 0, █ for the
+// last), so the cells stay distinct without colour; with colour, the category's own.
+std::string category_cell(std::size_t c, std::size_t k, bool colour) {
+    const std::string shade = shades[k < 2 ? 4 : 1 + c * 3 / (k - 1)];
+    if (!colour) return shade + shade;
+    const std::string code = std::to_string(xterm_colour(category_colour(c)));
+    return "\x1b[38;5;" + code + "m\x1b[48;5;" + code + "m" + shade + shade;
+}
+
+std::string cell(const Heatmap& plot, double value, double lo, double hi, bool colour) {
+    if (plot.categories.empty()) return preview_cell(value, lo, hi, colour);
+    return category_cell(static_cast<std::size_t>(value), plot.categories.size(), colour);
+}
+
 // Column labels written downwards, one glyph per two-column cell, at most 6 lines.
 std::vector<std::string> preview_column_labels(const std::vector<std::string>& labels, std::size_t shown) {
     if (labels.empty()) return {};
@@ -112,13 +126,22 @@ std::string short_number(double value) {
     return out.str();
 }
 
+// "key: ░░ blocked (true)   ██ may attend (false)"
+std::string preview_key(const Heatmap& plot, bool colour) {
+    std::string line = "key:";
+    for (std::size_t c = 0; c < plot.categories.size(); ++c)
+        line += std::string(c ? "  " : "") + " " + category_cell(c, plot.categories.size(), colour) +
+                (colour ? "\x1b[0m" : "") + " " + plot.categories[c];
+    return line;
+}
+
 std::string preview_scale(const Heatmap& plot, double lo, double hi, bool colour, std::size_t shown) {
     std::string ramp;
     for (std::size_t k = 0; k < shades.size(); ++k)
         ramp += preview_cell(lo + (hi - lo) * (static_cast<double>(k) + 0.5) / 5.0, lo, hi, colour);
-    std::string line =
-        "scale: " + short_number(lo) + " [" + ramp + (colour ? "\x1b[0m" : "") + "] " + short_number(hi);
-    if (!plot.colorbar_label.empty()) line += "  (" + plot.colorbar_label + ")";
+    std::string line = !plot.categories.empty() ? preview_key(plot, colour)
+                     : "scale: " + short_number(lo) + " [" + ramp + (colour ? "\x1b[0m" : "") + "] " + short_number(hi);
+    if (!plot.colorbar_label.empty() && plot.categories.empty()) line += "  (" + plot.colorbar_label + ")";
     if (std::any_of(plot.values.begin(), plot.values.end(), [](double v) { return !std::isfinite(v); }))
         line += "  ·· = not a number";
     if (shown < plot.values.shape(1))
@@ -146,7 +169,7 @@ std::string preview(const Heatmap& plot, bool colour, std::size_t max_width) {
     std::string out = plot.title.empty() ? "" : fit_label(plot.title, max_width, false) + "\n";
     for (std::size_t i = 0; i < rows; ++i) {
         out += fit_label(row_labels[i], label_w, true) + " ";
-        for (std::size_t j = 0; j < shown; ++j) out += preview_cell(plot.values(i, j), lo, hi, colour);
+        for (std::size_t j = 0; j < shown; ++j) out += cell(plot, plot.values(i, j), lo, hi, colour);
         out += std::string(colour ? "\x1b[0m" : "") + (shown < cols ? " …" : "") + "\n";
     }
     const std::string indent(label_w + 1, ' ');

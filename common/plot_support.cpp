@@ -275,6 +275,12 @@ void check_heatmap(const char* function, const Heatmap& plot) {
             throw std::invalid_argument(std::string(function) + ": highlight_columns holds column " +
                                         std::to_string(c) + " but the heatmap has " + std::to_string(cols) +
                                         " columns");
+    for (const double v : plot.values)   // categorical mode: each value names a category
+        if (!plot.categories.empty() && !(v >= 0 && v < static_cast<double>(plot.categories.size()) && v == std::floor(v)))
+            throw std::invalid_argument(std::string(function) + ": the heatmap '" + plot.title + "' has " +
+                                        std::to_string(plot.categories.size()) +
+                                        " categories, so its values must be whole numbers from 0 to " +
+                                        std::to_string(plot.categories.size() - 1) + "; it holds " + number(v));
 }
 
 std::pair<double, double> colour_range(const Heatmap& plot) {

@@ -33,6 +33,10 @@ inline constexpr std::array<std::pair<double, std::uint32_t>, 9> viridis = {{
 // The k-th colour of a figure: a series of a line plot or a class of a region plot.
 inline std::uint32_t colour_of(std::size_t k) { return series_colours[k % series_colours.size()]; }
 
+// The colour of category c of a categorical heatmap: light grey for 0 (the background, e.g.
+// "blocked"), then the series colours in order.
+inline std::uint32_t category_colour(std::size_t c) { return c == 0 ? 0xD9D9D9 : colour_of(c - 1); }
+
 
 // ---- Text ---------------------------------------------------------------------------
 

@@ -45,11 +45,11 @@ double train_tagger(Tagger& tagger, const CountingTask& task, const Recipe& reci
 }
 
 TaggerScore score_tagger(const Tagger& tagger, const CountingTask& task, const CountingBatch& test) {
-    return score_predictions(tagger(test.tokens).value(), test.classes, test.farthest, bucket_names(task.length).size(),
+    return score_predictions(xt::cast<double>(tagger(test.tokens).value()), test.classes, test.farthest, bucket_names(task.length).size(),
                              bucket_of);
 }
 
-TaggerScore score_predictions(const Array<float>& scores, const xt::xarray<std::int64_t>& classes,
+TaggerScore score_predictions(const Array<double>& scores, const xt::xarray<std::int64_t>& classes,
                               const xt::xarray<std::int64_t>& farthest, std::size_t buckets,
                               const std::function<std::size_t(std::size_t)>& bucket_of_distance) {
     std::vector<std::size_t> right(buckets, 0);

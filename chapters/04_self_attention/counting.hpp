@@ -50,11 +50,13 @@ struct TaggerScore {
     std::vector<std::size_t> positions;     // positions per bucket
 };
 TaggerScore score_tagger(const Tagger& tagger, const CountingTask& task, const CountingBatch& test);
+// The same for class scores (batch, n, classes) from anywhere: the largest score is the prediction.
+TaggerScore score_predictions(const Array<double>& scores, const CountingTask& task, const CountingBatch& test);
 
 // The same score from class scores (batch, n, classes) against the right classes (batch, n),
 // position (b, i) counted in bucket bucket_of_distance(farthest(b, i)) of `buckets`; positions
 // whose class is negative have no label and are left out.
-TaggerScore score_predictions(const Array<float>& scores, const xt::xarray<std::int64_t>& classes,
+TaggerScore score_predictions(const Array<double>& scores, const xt::xarray<std::int64_t>& classes,
                               const xt::xarray<std::int64_t>& farthest, std::size_t buckets,
                               const std::function<std::size_t(std::size_t)>& bucket_of_distance);
 

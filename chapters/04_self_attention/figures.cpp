@@ -21,8 +21,12 @@ plot::Heatmap square_heatmap(const Matrix<double>& values, const std::vector<std
 }  // namespace
 
 plot::Heatmap mask_heatmap(const ch03::Mask& blocked, const std::vector<std::string>& labels, const std::string& title) {
+    // Category 0 (grey, the background) is a blocked cell, category 1 a cell query i may attend
+    // to; the key repeats the mask's own values, true for blocked, so the figure reads like the code.
     const Matrix<double> allowed = xt::cast<double>(!xt::view(blocked, 0));
-    return square_heatmap(allowed, labels, title, "1 = may attend, 0 = blocked");
+    plot::Heatmap map = square_heatmap(allowed, labels, title, "");
+    map.categories = {"blocked (true)", "may attend (false)"};
+    return map;
 }
 
 template <class T>

@@ -9,7 +9,7 @@
 
 namespace attn::ch04 {
 
-// Batch entry 0 of a mask, drawn as 1 where query i may look at key j and 0 where it is blocked.
+// Batch entry 0 of a mask in two colours with a key: "blocked (true)" and "may attend (false)".
 plot::Heatmap mask_heatmap(const ch03::Mask& blocked, const std::vector<std::string>& labels, const std::string& title);
 
 // Batch entry 0 of attention weights (batch, n, n), coloured from 0 to the largest weight,

@@ -36,8 +36,8 @@ double train_patch_tagger(PatchTagger& tagger, const ImageTask& task, const Reci
 }
 
 TaggerScore score_patch_tagger(const PatchTagger& tagger, const ImageTask& task, const ImageBatch& test) {
-    return score_predictions(tagger(tagger_input(task, test.images)).value(), test.classes, test.farthest, task.grid,
-                             [](std::size_t distance) { return distance; });
+    const Array<double> scores = xt::cast<double>(tagger(tagger_input(task, test.images)).value());
+    return score_predictions(scores, test.classes, test.farthest, task.grid, [](std::size_t distance) { return distance; });
 }
 
 }  // namespace attn::ch04

@@ -37,6 +37,7 @@ std::vector<CostPoint> measure_layer_costs(const std::vector<std::size_t>& lengt
 // (n at or above the geometric middle of the range), where the leading term of the cost dominates.
 struct LogLogFit {
     double slope = 0, intercept = 0;
+    double n_min = 0, n_max = 0;   // the lengths it was fitted over
 };
 LogLogFit fit_log_log(const std::vector<CostPoint>& points, const std::string& layer);
 
@@ -50,7 +51,9 @@ std::optional<double> fitted_attention_gru_crossover(const std::vector<CostPoint
 
 // One row per length: n, then the milliseconds and MiB of each layer, tab-separated with a header.
 std::string cost_table(const std::vector<CostPoint>& points);
-// Time against n on log-log axes, each layer's fitted and theoretical slope in its legend entry.
+// Time against n on log-log axes, each layer's fitted and theoretical slope in its legend entry;
+// the measurements as points and, after them, each layer's fitted line (dashed, in its colour)
+// over the lengths it was fitted on.
 plot::LinePlot time_plot(const std::vector<CostPoint>& points);
 // Peak memory growth against n on log-log axes.
 plot::LinePlot memory_plot(const std::vector<CostPoint>& points);

@@ -5,6 +5,7 @@
 
 #include "common/files.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -41,16 +42,17 @@ LogLogFit fit_log_log(const std::vector<CostPoint>& points, const std::string& l
     if (mine.size() < 2) throw std::invalid_argument("fit_log_log: fewer than two lengths for " + layer);
     const double middle = std::sqrt(static_cast<double>(mine.front().n) * static_cast<double>(mine.back().n));
     // slope = cov(log n, log ms) / var(log n) over the points with n >= middle
-    double count = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
+    double count = 0, sx = 0, sy = 0, sxx = 0, sxy = 0, n_min = INFINITY, n_max = 0;
     for (const CostPoint& p : mine) {
         if (static_cast<double>(p.n) < middle) continue;
         const double x = std::log(static_cast<double>(p.n)), y = std::log(p.ms);
         count += 1, sx += x, sy += y, sxx += x * x, sxy += x * y;
+        n_min = std::min(n_min, static_cast<double>(p.n)), n_max = std::max(n_max, static_cast<double>(p.n));
     }
     const double var_x = sxx - sx * sx / count;
     if (count < 2 || var_x <= 0) throw std::invalid_argument("fit_log_log: the upper half holds one length only");
     const double slope = (sxy - sx * sy / count) / var_x;
-    return {slope, (sy - slope * sx) / count};
+    return {slope, (sy - slope * sx) / count, n_min, n_max};
 }
 
 std::optional<double> fitted_attention_gru_crossover(const std::vector<CostPoint>& points) {
@@ -118,9 +120,22 @@ plot::LinePlot log_log_plot(const std::vector<CostPoint>& points, const std::str
 
 plot::LinePlot time_plot(const std::vector<CostPoint>& points) {
     plot::LinePlot plot = log_log_plot(points, "Time", "milliseconds", &CostPoint::ms);
-    for (plot::Series& series : plot.series)
-        series.label += ": slope " + fixed(fit_log_log(points, series.label).slope, 2) + " (theory " +
-                        fixed(theoretical_slope(series.label), 0) + ")";
+    plot.title += " (points: measured, dashed: fitted)";
+    for (std::size_t k = 0; k < layer_names().size(); ++k) {
+        const LogLogFit fit = fit_log_log(points, layer_names()[k]);
+        plot.series[k].label += ": slope " + fixed(fit.slope, 2) + " (theory " +
+                                fixed(theoretical_slope(layer_names()[k]), 0) + ")";
+        plot.series[k].points = true;   // the measurements as points, so the fitted line through them shows
+        plot.series[k].markers = false;
+        plot::Series line{"", {}, {}};   // ms = e^intercept n^slope: a straight line on these axes
+        for (const double n : {fit.n_min, fit.n_max}) {
+            line.x.push_back(n);
+            line.y.push_back(std::exp(fit.intercept) * std::pow(n, fit.slope));
+        }
+        line.dashed = true;
+        line.colour = static_cast<int>(k);
+        plot.series.push_back(line);
+    }
     return plot;
 }
 

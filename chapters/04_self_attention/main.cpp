@@ -13,7 +13,9 @@
 #include "chapters/04_self_attention/layer_cost.hpp"
 #include "chapters/04_self_attention/local_window_mask.hpp"
 #include "chapters/04_self_attention/patchify.hpp"
+#include "chapters/04_self_attention/receptive_field.hpp"
 #include "chapters/04_self_attention/self_attention.hpp"
+#include "chapters/04_self_attention/window_limit.hpp"
 #include "chapters/04_self_attention/worked_example.hpp"
 #include "common/autodiff/ops.hpp"
 #include "common/cli.hpp"
@@ -155,6 +157,48 @@ bool show_patches(Rng& rng) {
     return exact;
 }
 
+// ---- 3. What each output can see: the receptive field of stacked convolutions against one
+//         self-attention layer, measured through autodiff (which inputs have a gradient).
+void show_receptive_fields(Rng& rng, Summary& summary, const std::filesystem::path& out) {
+    const std::size_t n = 32, d = 8, i = 16, max_layers = 4;
+    std::printf("\n3. What each layer sees, then what it costs. First the inputs that can change output %zu of %zu:\n"
+                "   backpropagate from output %zu alone (random weights, d = %zu) and keep the positions j whose\n"
+                "   gradient d output_%zu / d x_j is not zero:\n",
+                i, n, i, d, i);
+    const std::vector<ReceptiveField> fields = receptive_fields(n, d, i, max_layers, rng);
+    for (std::size_t m = 0; m < fields.size(); ++m) {
+        const ReceptiveField& field = fields[m];
+        const bool conv = m < max_layers;
+        std::printf("   %-16s positions %zu..%zu (%zu = %s)\n", (field.model + ":").c_str(), field.first(), field.last(),
+                    field.width(), conv ? "2L+1" : "n");
+        // Exact facts, whatever the seed: 2L + 1 for L convolutions of kernel 3, all n for attention.
+        const double width = conv ? 2.0 * static_cast<double>(m + 1) + 1 : static_cast<double>(n);
+        summary.metric(conv ? "receptive_width_conv_" + std::to_string(m + 1) : "receptive_width_attention",
+                       "positions that can change output " + std::to_string(i) + ", " + field.model,
+                       static_cast<double>(field.width()), width, width);
+    }
+    plot::save_and_report(receptive_field_heatmap(fields, i), out, "receptive_field");
+}
+
+// The GRU's work per step does not depend on n; its time per step does (see the lesson).
+// The two ends of the fitted range, and the memory per step at the longest length.
+void show_gru_per_step(const std::vector<CostPoint>& points, Summary& summary) {
+    const LogLogFit fit = fit_log_log(points, "GRU");
+    std::map<double, CostPoint> gru;   // by n
+    for (const CostPoint& p : points)
+        if (p.layer == "GRU") gru[static_cast<double>(p.n)] = p;
+    const CostPoint &shortest = gru.at(fit.n_min), &longest = gru.at(fit.n_max);
+    const auto us_per_step = [](const CostPoint& p) { return 1000.0 * p.ms / static_cast<double>(p.n); };
+    const double kib_per_step = 1024.0 * longest.peak_mib / static_cast<double>(longest.n);
+    std::printf("   the GRU per step: %.1f us at n = %zu, %.1f us at n = %zu; its peak memory, %.0f KiB per step\n",
+                us_per_step(shortest), shortest.n, us_per_step(longest), longest.n, kib_per_step);
+    summary.metric("gru_us_per_step_shortest", "GRU: microseconds per step, n = " + std::to_string(shortest.n),
+                   us_per_step(shortest));
+    summary.metric("gru_us_per_step_longest", "GRU: microseconds per step, n = " + std::to_string(longest.n),
+                   us_per_step(longest));
+    summary.metric("gru_kib_per_step", "GRU: peak memory per step (KiB), n = " + std::to_string(longest.n), kib_per_step);
+}
+
 // ---- 3. The cost: one forward + backward of each layer against n, at d = 64.
 void measure_costs(bool quick, const Ranges& ranges, Summary& summary, const std::filesystem::path& out) {
     const std::size_t d = 64;
@@ -164,7 +208,7 @@ void measure_costs(bool quick, const Ranges& ranges, Summary& summary, const std
         for (std::size_t n = 16; n <= 2048; n *= 2) lengths.push_back(n);
     }
     const int repetitions = quick ? 3 : 7;   // as bench_sequence_layers
-    std::printf("\n3. What each layer costs: milliseconds and peak memory (MiB) of one forward + backward pass,\n"
+    std::printf("\n   What each layer costs: milliseconds and peak memory (MiB) of one forward + backward pass,\n"
                 "   batch 1, d = %zu, float32, the median of %d timings per point (each in a process of its own):\n",
                 d, repetitions);
     const Stopwatch clock;
@@ -197,16 +241,75 @@ void measure_costs(bool quick, const Ranges& ranges, Summary& summary, const std
     }
     if (const std::optional<double> n = fitted_attention_gru_crossover(points))
         std::printf("   the fitted lines of self-attention and the GRU cross at n = %.0f\n", *n);
+    show_gru_per_step(points, summary);
     const LayerCostFiles files = save_layer_costs(points, out);
     for (const plot::Files* figure : {&files.time, &files.memory})
         std::printf("   figure: %s\n", (figure->rendered ? figure->png : figure->script).c_str());
     std::printf("   table: %s (measured in %.1f s)\n", files.table.c_str(), clock.seconds());
 }
 
+// Accuracy of class scores (batch, n, classes) over the positions whose farthest repeat is
+// exactly `distance` away.
+double accuracy_at_distance(const Array<double>& scores, const CountingBatch& test, std::size_t distance) {
+    double right = 0, count = 0;
+    for (std::size_t b = 0; b < scores.shape(0); ++b)
+        for (std::size_t i = 0; i < scores.shape(1); ++i) {
+            if (test.farthest(b, i) != static_cast<std::int64_t>(distance)) continue;
+            const auto row = xt::view(scores, b, i, xt::all());
+            right += static_cast<std::int64_t>(std::max_element(row.begin(), row.end()) - row.begin()) == test.classes(b, i);
+            count += 1;
+        }
+    return right / count;
+}
+
+// Why the convolutions miss within their reach: the best any model can do that sees `reach`
+// positions on each side, worked out from the task (window_limit.hpp), against the trained
+// convolutions, by the exact distance of the farthest repeat and in cross-entropy. Returns
+// the best with the convolutions' reach, scored like a tagger (for the figure).
+TaggerScore show_window_limit(const CountingTask& task, std::size_t reach, const Tagger& convolutions,
+                              double conv_loss, const CountingBatch& test, Summary& summary) {
+    std::printf("\n   Within their reach, against the best any model can do that sees r positions on each side (the\n"
+                "   labels' probabilities given its window, worked out from the task, not trained), by the exact\n"
+                "   distance to the farthest repeat:\n");
+    std::printf("   %-22s", "");
+    for (std::size_t d = 1; d <= reach; ++d) std::printf(" %10s %zu", "farthest", d);
+    std::printf(" %14s\n", "cross-entropy");
+    const auto row = [&](const std::string& name, const Array<double>& scores, double loss) {
+        std::vector<double> by_distance;
+        std::printf("   %-22s", name.c_str());
+        for (std::size_t d = 1; d <= reach; ++d) {
+            by_distance.push_back(accuracy_at_distance(scores, test, d));
+            std::printf(" %12.3f", by_distance.back());
+        }
+        std::printf(" %14.3f\n", loss);
+        return by_distance;
+    };
+    Array<double> best;
+    std::vector<double> best_losses(reach + 1);   // by reach
+    for (std::size_t r = reach; r + 1 > 0; --r) {   // reach, reach - 1, ..., 0
+        const Array<double> probabilities = window_limited_probabilities(task, r, test.tokens);
+        best_losses[r] = mean_cross_entropy(probabilities, test.classes);
+        row("best with reach " + std::to_string(r), probabilities, best_losses[r]);
+        if (r == reach) best = probabilities;
+    }
+    const std::vector<double> conv = row(convolutions.name(), xt::cast<double>(convolutions(test.tokens).value()), conv_loss);
+    // What the lesson quotes: the convolutions' row, and the losses of the best with their
+    // reach and with one position less.
+    for (std::size_t d = 1; d <= reach; ++d)
+        summary.metric("conv_accuracy_farthest_" + std::to_string(d),
+                       convolutions.name() + ": accuracy, farthest repeat exactly " + std::to_string(d), conv[d - 1]);
+    summary.metric("conv_loss", convolutions.name() + ": loss over the last tenth of training", conv_loss);
+    for (const std::size_t r : {reach, reach - 1})
+        summary.metric("reach" + std::to_string(r) + "_loss", "best with reach " + std::to_string(r) + ": cross-entropy",
+                       best_losses[r]);
+    std::printf("   (the convolutions' cross-entropy is their training loss over the last tenth)\n");
+    return score_predictions(best, test.classes, test.farthest, bucket_names(task.length).size(), bucket_of);
+}
+
 // ---- 4. What it buys: the counting task, three taggers with the same budget and batches.
-void compare_on_counting(const RunSettings& run, const Ranges& ranges, Summary& summary, const std::filesystem::path& out) {
+void compare_on_counting(const RunSettings& run, const TaggerSizes& sizes, const Ranges& ranges, Summary& summary,
+                         const std::filesystem::path& out) {
     const CountingTask task;
-    const TaggerSizes sizes;
     Recipe recipe;
     recipe.steps = run.steps;
     Rng init(run.seed);
@@ -226,9 +329,11 @@ void compare_on_counting(const RunSettings& run, const Ranges& ranges, Summary& 
     std::vector<std::vector<double>> by_bucket;
     std::vector<std::string> names;
     std::vector<TaggerScore> scores;
+    std::vector<double> losses;
     for (const auto& tagger : taggers) {
         const Stopwatch clock;
         const double loss = train_tagger(*tagger, task, recipe, run.seed + 1);
+        losses.push_back(loss);
         scores.push_back(score_tagger(*tagger, task, test));
         names.push_back(tagger->name());
         by_bucket.push_back(scores.back().by_bucket);
@@ -258,9 +363,19 @@ void compare_on_counting(const RunSettings& run, const Ranges& ranges, Summary& 
                    accuracy_from_bucket(scores[m], beyond_reach));
         summary.setting(keys[m] + "_parameters", static_cast<double>(taggers[m]->parameter_count()));
     }
-    plot::save_and_report(accuracy_by_distance_plot(names, by_bucket, buckets,
-                                                    "Counting tokens: accuracy by distance to the farthest repeat"),
-                          out, "counting_accuracy_by_distance");
+    summary.metric("conv_accuracy_near", names.back() + ": accuracy, farthest occurrence 1-3", scores.back().by_bucket.at(1));
+    const TaggerScore best_within_reach =
+        show_window_limit(task, sizes.conv_layers, *taggers.back(), losses.back(), test, summary);
+    plot::LinePlot accuracy_plot = accuracy_by_distance_plot(
+        names, by_bucket, buckets, "Counting tokens: accuracy by distance to the farthest repeat");
+    plot::Series limit{"best possible with reach " + std::to_string(sizes.conv_layers), {}, {}};
+    for (std::size_t k = 0; k < buckets.size(); ++k) {
+        limit.x.push_back(static_cast<double>(k));
+        limit.y.push_back(best_within_reach.by_bucket[k]);
+    }
+    limit.reference = true;
+    accuracy_plot.series.push_back(limit);
+    plot::save_and_report(accuracy_plot, out, "counting_accuracy_by_distance");
 
     // The trained self-attention layer on the first test sequence, its tokens as labels.
     const xt::xarray<std::int64_t> first = xt::view(test.tokens, xt::range(0, 1), xt::all());
@@ -280,8 +395,12 @@ int run(int argc, char** argv) {
                     "the cost against n, counting tokens with self-attention, a GRU and convolutions, and counting "
                     "colours in an image");
     bool no_cost = false, print_ranges = false;
+    TaggerSizes sizes;
+    int conv_channels = static_cast<int>(sizes.conv_channels);
     add_standard_flags(cli, run, chapter_dir);
-    cli.flag("no-cost", &no_cost, "skip part 3 (the cost measurements)");
+    cli.flag("no-cost", &no_cost, "skip the cost measurements of part 3");
+    cli.option("conv-channels", &conv_channels,
+               "channels of each convolution in part 4 (more than the matched budget; printed without ranges)", 1, 1024);
     cli.flag("ranges", &print_ranges, "print the table of expected results (for the lesson) and stop");
     if (!cli.parse(argc, argv)) return 0;
     if (print_ranges) {
@@ -325,9 +444,12 @@ int run(int argc, char** argv) {
     //            the chapter's own settings only.
     const std::string mode = run.quick ? " --quick" : "";
     const Ranges cost_ranges = rows_for(expected_ranges(), "cost" + mode);
-    const Ranges counting_ranges = cli.given("steps") ? Ranges{} : rows_for(expected_ranges(), "counting" + mode);
+    sizes.conv_channels = static_cast<std::size_t>(conv_channels);
+    const bool own_settings = cli.given("steps") || cli.given("conv-channels");
+    const Ranges counting_ranges = own_settings ? Ranges{} : rows_for(expected_ranges(), "counting" + mode);
+    show_receptive_fields(rng, summary, out);
     if (!no_cost) measure_costs(run.quick, cost_ranges, summary, out);
-    compare_on_counting(run, counting_ranges, summary, out);
+    compare_on_counting(run, sizes, counting_ranges, summary, out);
     // ---- 5. The same need in two dimensions: an image as a set of patches.
     compare_on_images(run, cli.given("steps") ? run.steps : image_steps(run.quick),
                       cli.given("steps") ? Ranges{} : rows_for(expected_ranges(), "image" + mode), summary, out);

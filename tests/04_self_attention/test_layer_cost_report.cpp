@@ -60,11 +60,21 @@ TEST_CASE("ch04 model: layer-cost slopes and crossovers on costs known exactly" 
         CHECK(std::count(table.begin(), table.end(), '\n') == 1 + 8);
         CHECK(table.find("\n128\t1.6384\t0.16\t1.2800\t0.13\t0.3840\t0.00\n") != std::string::npos);   // 1e-4 * 128^2 = 1.6384
     }
-    SUBCASE("the time plot's legend gives each fitted slope beside the theory") {
+    SUBCASE("the time plot's legend gives each fitted slope beside the theory, and draws each fitted line") {
         const attn::plot::LinePlot plot = attn::ch04::time_plot(points);
-        REQUIRE(plot.series.size() == 3);
+        REQUIRE(plot.series.size() == 3 + 3);
         CHECK(plot.series[0].label == "self-attention: slope 2.00 (theory 2)");
         CHECK(plot.series[1].label == "GRU: slope 1.00 (theory 1)");
+        // the fitted lines: dashed, in their layer's colour, over n = 256 ... 2048 (the upper half)
+        const attn::plot::Series& fitted_attention = plot.series[3];
+        CHECK(fitted_attention.dashed);
+        CHECK(fitted_attention.colour == 0);
+        CHECK(plot.series[4].colour == 1);
+        REQUIRE(fitted_attention.x.size() == 2);
+        CHECK(fitted_attention.x[0] == 256.0);
+        CHECK(fitted_attention.x[1] == 2048.0);
+        CHECK(fitted_attention.y[0] == doctest::Approx(1e-4 * 256 * 256).epsilon(1e-9));
+        CHECK(fitted_attention.y[1] == doctest::Approx(1e-4 * 2048 * 2048).epsilon(1e-9));
         CHECK(plot.log_x);
         CHECK(plot.log_y);
         CHECK(attn::ch04::memory_plot(points).series[2].x.empty());   // zero MiB cannot sit on a log axis

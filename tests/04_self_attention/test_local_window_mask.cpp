@@ -2,6 +2,7 @@
 #include "chapters/04_self_attention/local_window_mask.hpp"
 #include "tests/03_queries_keys_values/golden.hpp"
 #include "tests/support/check_allclose.hpp"
+#include "tests/support/check_mask.hpp"
 #include "tests/support/property.hpp"
 
 using attn::ch03::Mask;
@@ -31,12 +32,12 @@ TEST_CASE("04.2 local_window_mask" * doctest::test_suite("ch04")) {
     PROPERTY("window 1 on n = 5, worked by hand: |i - j| <= 1 is visible, the window includes its edge") {
         const Mask expected = golden03::t3<bool>(
             {{{o, o, X, X, X}, {o, o, o, X, X}, {X, o, o, o, X}, {X, X, o, o, o}, {X, X, X, o, o}}});
-        CHECK(attn::ch04::local_window_mask(1, 5, 1) == expected);
+        CHECK_MASK(attn::ch04::local_window_mask(1, 5, 1), expected);
     };
     PROPERTY("window 0 on n = 5: each position sees only itself") {
         const Mask expected = golden03::t3<bool>(
             {{{o, X, X, X, X}, {X, o, X, X, X}, {X, X, o, X, X}, {X, X, X, o, X}, {X, X, X, X, o}}});
-        CHECK(attn::ch04::local_window_mask(1, 5, 0) == expected);
+        CHECK_MASK(attn::ch04::local_window_mask(1, 5, 0), expected);
     };
     PROPERTY("window n - 1 = 4 on n = 5, and any wider window, blocks nothing") {
         CHECK_FALSE(xt::any(attn::ch04::local_window_mask(2, 5, 4)));
@@ -47,7 +48,7 @@ TEST_CASE("04.2 local_window_mask" * doctest::test_suite("ch04")) {
         REQUIRE_SHAPE(blocked.shape(), {3, 6, 6});
         const Mask first = xt::view(blocked, 0);
         const Mask last = xt::view(blocked, 2);
-        CHECK(first == last);
+        CHECK_MASK(last, first);
         CHECK(xt::any(first));
     };
 }

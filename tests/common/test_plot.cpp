@@ -405,3 +405,37 @@ TEST_CASE("plot: preview draws one line per row with its label, then columns and
         CHECK(lines.back().find("of 60 shown") != std::string::npos);
     }
 }
+
+TEST_CASE("plot: a categorical heatmap names each colour in a key instead of a colour bar" *
+          doctest::test_suite("common")) {
+    const TempDir dir;
+    attn::plot::Heatmap map;
+    map.title = "Mask under test";
+    map.values = Matrix<double>{{1, 0, 0}, {1, 1, 0}};
+    map.categories = {"blocked (true)", "may attend (false)"};
+
+    SUBCASE("the script has one key entry per category and no colour bar") {
+        const attn::plot::Files files = attn::plot::save(map, dir.path, "mask");
+        const std::string script = slurp(files.script);
+        CHECK(script.find("unset colorbox") != std::string::npos);
+        CHECK(script.find("title 'blocked (true)'") != std::string::npos);
+        CHECK(script.find("title 'may attend (false)'") != std::string::npos);
+        CHECK(script.find("set cbrange [-0.5:1.5]") != std::string::npos);   // value c sits in the middle of band c
+        check_rendered(files);
+    }
+    SUBCASE("the preview shades each category differently and ends with the key") {
+        const std::vector<std::string> lines = lines_of(attn::plot::preview(map, false));
+        REQUIRE(lines.size() == 1 + 2 + 1 + 1);   // title, 2 rows, column numbers, key
+        CHECK(lines[1].find("██░░░░") != std::string::npos);   // 1 0 0
+        CHECK(lines[2].find("████░░") != std::string::npos);   // 1 1 0
+        CHECK(lines.back() == "key: ░░ blocked (true)   ██ may attend (false)");
+        CHECK(lines_of(attn::plot::preview(map, true)).back().find("\x1b[48;5;") != std::string::npos);
+    }
+    SUBCASE("a value that names no category is refused, by save and preview alike") {
+        map.values(0, 0) = 2;
+        CHECK_THROWS_AS(attn::plot::save(map, dir.path, "mask"), std::invalid_argument);
+        CHECK_THROWS_AS(attn::plot::preview(map, false), std::invalid_argument);
+        map.values(0, 0) = 0.5;
+        CHECK_THROWS_AS(attn::plot::preview(map, false), std::invalid_argument);
+    }
+}
