@@ -5,6 +5,7 @@
 #pragma once
 #include "common/tensor.hpp"
 
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -60,6 +61,9 @@ struct Heatmap {
     // with a key that names categories[c], instead of a continuous colour bar. For 0/1 maps
     // whose two values mean two different things, such as a mask's blocked and allowed cells.
     std::vector<std::string> categories;
+    // The categories' own colours (0xRRGGBB, one per category) when they are the data, such as
+    // the colours of an image's patches; empty = the default colours above.
+    std::vector<std::uint32_t> category_colours;
 };
 
 // What was written. `rendered` is false when gnuplot is missing or failed (the reason is in

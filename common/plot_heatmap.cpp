@@ -172,7 +172,7 @@ std::string heatmap_separators(const Heatmap& plot) {
 std::string category_palette(const Heatmap& plot) {
     std::string out = "# One flat colour per category: value c is drawn in band c of the palette.\nset palette defined (";
     for (std::size_t c = 0; c < plot.categories.size(); ++c) {
-        const std::string colour = gp_quote(hex_colour(category_colour(c)));
+        const std::string colour = gp_quote(hex_colour(category_colour(plot, c)));
         out += std::string(c ? ", " : "") + std::to_string(c) + " " + colour + ", " + std::to_string(c + 1) + " " + colour;
     }
     return out + ")\nset cbrange [-0.5:" + number(static_cast<double>(plot.categories.size()) - 0.5) + "]\n";
@@ -215,7 +215,7 @@ std::string heatmap_command(const Heatmap& plot, const std::string& name, const 
     std::string out = "plot " + data + " " + style + " notitle";
     for (std::size_t c = 0; c < plot.categories.size(); ++c)   // the key: one entry per category
         out += ", \\\n     keyentry with boxes fs solid 1.0 border lc rgb '#555555' fc rgb " +
-               gp_quote(hex_colour(category_colour(c))) + " title " + gp_quote(plot.categories[c]);
+               gp_quote(hex_colour(category_colour(plot, c))) + " title " + gp_quote(plot.categories[c]);
     if (!plot.annotate) return out + "\n";
     const std::string font = " font '," + std::to_string(L.value_font) + "' notitle";
     const std::string value = "sprintf('%.2f', $3)";

@@ -60,16 +60,17 @@ std::string preview_cell(double value, double lo, double hi, bool colour) {
 
 // Category c of k: shades from light to full (░ for the background category 0, █ for the
 // last), so the cells stay distinct without colour; with colour, the category's own.
-std::string category_cell(std::size_t c, std::size_t k, bool colour) {
+std::string category_cell(const Heatmap& plot, std::size_t c, bool colour) {
+    const std::size_t k = plot.categories.size();
     const std::string shade = shades[k < 2 ? 4 : 1 + c * 3 / (k - 1)];
     if (!colour) return shade + shade;
-    const std::string code = std::to_string(xterm_colour(category_colour(c)));
+    const std::string code = std::to_string(xterm_colour(category_colour(plot, c)));
     return "\x1b[38;5;" + code + "m\x1b[48;5;" + code + "m" + shade + shade;
 }
 
 std::string cell(const Heatmap& plot, double value, double lo, double hi, bool colour) {
     if (plot.categories.empty()) return preview_cell(value, lo, hi, colour);
-    return category_cell(static_cast<std::size_t>(value), plot.categories.size(), colour);
+    return category_cell(plot, static_cast<std::size_t>(value), colour);
 }
 
 // Column labels written downwards, one glyph per two-column cell, at most 6 lines.
@@ -130,7 +131,7 @@ std::string short_number(double value) {
 std::string preview_key(const Heatmap& plot, bool colour) {
     std::string line = "key:";
     for (std::size_t c = 0; c < plot.categories.size(); ++c)
-        line += std::string(c ? "  " : "") + " " + category_cell(c, plot.categories.size(), colour) +
+        line += std::string(c ? "  " : "") + " " + category_cell(plot, c, colour) +
                 (colour ? "\x1b[0m" : "") + " " + plot.categories[c];
     return line;
 }

@@ -281,6 +281,10 @@ void check_heatmap(const char* function, const Heatmap& plot) {
                                         std::to_string(plot.categories.size()) +
                                         " categories, so its values must be whole numbers from 0 to " +
                                         std::to_string(plot.categories.size() - 1) + "; it holds " + number(v));
+    if (!plot.category_colours.empty() && plot.category_colours.size() != plot.categories.size())
+        throw std::invalid_argument(std::string(function) + ": the heatmap '" + plot.title + "' has " +
+                                    std::to_string(plot.categories.size()) + " categories but " +
+                                    std::to_string(plot.category_colours.size()) + " category colours");
 }
 
 std::pair<double, double> colour_range(const Heatmap& plot) {

@@ -37,6 +37,11 @@ inline std::uint32_t colour_of(std::size_t k) { return series_colours[k % series
 // "blocked"), then the series colours in order.
 inline std::uint32_t category_colour(std::size_t c) { return c == 0 ? 0xD9D9D9 : colour_of(c - 1); }
 
+// The colour of category c of this heatmap: its own when given, else category_colour(c).
+inline std::uint32_t category_colour(const Heatmap& plot, std::size_t c) {
+    return plot.category_colours.empty() ? category_colour(c) : plot.category_colours[c];
+}
+
 
 // ---- Text ---------------------------------------------------------------------------
 

@@ -41,7 +41,10 @@ plot::Heatmap weights_heatmap(const Array<T>& weights, const std::vector<std::st
 plot::LinePlot accuracy_by_distance_plot(const std::vector<std::string>& names,
                                          const std::vector<std::vector<double>>& accuracy,
                                          const std::vector<std::string>& buckets, const std::string& title) {
-    plot::LinePlot figure{title, "distance to the farthest other occurrence of the token", "test accuracy", {}};
+    plot::LinePlot figure;
+    figure.title = title;
+    figure.xlabel = "distance to the farthest other occurrence of the token";
+    figure.ylabel = "test accuracy";
     for (std::size_t m = 0; m < names.size(); ++m) {
         plot::Series line{names[m], {}, {}};
         line.markers = true;

@@ -7,6 +7,8 @@
 #include "common/progress.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <iostream>
 #include <unistd.h>
@@ -30,18 +32,35 @@ std::vector<double> class_shares(const ImageTask& task, const ImageBatch& batch)
     return shares;
 }
 
-// Image 0 of `batch` as an 8 x 8 map of its patches' palette indices.
+// The name of palette colour k: the corner of the RGB cube it sits at (image_palette).
+std::string colour_name(std::int64_t k) {
+    static const char* const names[] = {"black", "red", "green", "yellow", "blue", "magenta", "cyan", "white"};
+    return k >= 0 && k < 8 ? names[k] : "colour " + std::to_string(k);
+}
+
+// A channel value in [0, 1] as one byte of a 0xRRGGBB colour.
+std::uint32_t colour_byte(double value) { return static_cast<std::uint32_t>(std::lround(std::clamp(value, 0.0, 1.0) * 255)); }
+
+// Image 0 of `batch` as it looks (without the pixel noise): each of its 8 x 8 patches in its
+// own colour, the key naming the colours.
 plot::Heatmap colour_map(const ImageTask& task, const ImageBatch& batch) {
     plot::Heatmap map;
-    map.title = "A test image: the colour of each of its 8 x 8 patches (-1: the grey background)";
+    map.title = "A test image: " + std::to_string(task.coloured) + " coloured patches on a grey background (" +
+                std::to_string(task.grid) + " x " + std::to_string(task.grid) + " patches)";
     map.xlabel = "patch column";
     map.ylabel = "patch row";
-    map.values = xt::cast<double>(xt::reshape_view(xt::view(batch.colours, 0), {task.grid, task.grid}));
+    map.values = xt::cast<double>(xt::reshape_view(xt::view(batch.colours, 0), {task.grid, task.grid})) + 1.0;
     map.x_tick_labels = position_labels(task.grid);
     map.y_tick_labels = position_labels(task.grid);
-    map.colorbar_label = "palette index of the colour";
-    map.z_min = static_cast<double>(background);
-    map.z_max = static_cast<double>(task.colours - 1);
+    const std::uint32_t grey = colour_byte(background_grey);
+    map.categories = {"background"};
+    map.category_colours = {grey << 16 | grey << 8 | grey};
+    const Matrix<double> palette = image_palette(task);
+    for (std::size_t k = 0; k < task.colours; ++k) {
+        map.categories.push_back(colour_name(static_cast<std::int64_t>(k)));
+        map.category_colours.push_back(colour_byte(palette(k, 0)) << 16 | colour_byte(palette(k, 1)) << 8 |
+                                       colour_byte(palette(k, 2)));
+    }
     return map;
 }
 
@@ -64,7 +83,7 @@ plot::Heatmap attention_map(const ImageTask& task, const PatchAttentionTagger& t
     const std::size_t row = patch / task.grid, column = patch % task.grid;
     plot::Heatmap map;
     map.title = "Trained self-attention of patch (" + std::to_string(row) + ", " + std::to_string(column) +
-                ") over the test image (its colour: palette index " + std::to_string(batch.colours(0, patch)) + ")";
+                ") over the test image (a " + colour_name(batch.colours(0, patch)) + " patch)";
     map.xlabel = "patch column";
     map.ylabel = "patch row";
     map.values = xt::cast<double>(xt::reshape_view(xt::view(weights, 0, patch, xt::all()), {task.grid, task.grid}));

@@ -438,4 +438,12 @@ TEST_CASE("plot: a categorical heatmap names each colour in a key instead of a c
         map.values(0, 0) = 0.5;
         CHECK_THROWS_AS(attn::plot::preview(map, false), std::invalid_argument);
     }
+    SUBCASE("categories may bring their own colours, one each") {
+        map.category_colours = {0x1A2B3C, 0xE69F00};
+        const std::string script = slurp(attn::plot::save(map, dir.path, "mask").script);
+        CHECK(script.find("fc rgb '#1A2B3C' title 'blocked (true)'") != std::string::npos);
+        CHECK(script.find("fc rgb '#E69F00' title 'may attend (false)'") != std::string::npos);
+        map.category_colours.pop_back();
+        CHECK_THROWS_AS(attn::plot::save(map, dir.path, "mask"), std::invalid_argument);
+    }
 }
