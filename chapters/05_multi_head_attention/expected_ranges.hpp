@@ -4,7 +4,7 @@
 // there (--steps 1 of the same models, seed 42). `ch05 --ranges` prints this table for the lesson.
 //   "partners" rows: part 3, the partners task with 1, 2, 4 and 8 heads at one parameter budget.
 //     accuracy_1_head has two outcomes, so its range spans both. Mostly (seeds 42, 1, 2, 3 at
-//     both settings, 19 of the seeds 4-27 at 2000 steps) the one head locks onto one partner
+//     both settings; in a survey at 2000 steps, 19 of the seeds 4-27) the one head locks onto one partner
 //     and stays at chance, about 0.1: one digit of a difference says nothing about it. At seeds
 //     12, 14, 17, 23 and 24 it mixes the two partners with unequal weights (about 0.25 and
 //     0.5), which keeps their digits apart, and reaches 0.88-0.94 by default, 0.27-0.79 with

@@ -229,10 +229,11 @@ int run(int argc, char** argv) {
     for (const TrainedTagger& t : trained) {
         head_counts.push_back(t.heads);
         accuracies.push_back(t.score.accuracy);
-        const std::string key = "accuracy_" + std::to_string(t.heads) + (t.heads == 1 ? "_head" : "_heads");
-        add_metric(summary, partner_ranges, key,
-                   std::to_string(t.heads) + (t.heads == 1 ? " head" : " heads") + ": test accuracy", t.score.accuracy);
-        summary.setting("parameters_" + std::to_string(t.heads) + "_heads", static_cast<double>(t.model->parameter_count()));
+        const std::string heads = std::to_string(t.heads) + (t.heads == 1 ? " head" : " heads");   // "2 heads"
+        const std::string key = heads.substr(0, heads.find(' ')) + "_" + heads.substr(heads.find(' ') + 1);
+        add_metric(summary, partner_ranges, "accuracy_" + key, heads + ": test accuracy", t.score.accuracy);
+        summary.setting("parameters_" + key, static_cast<double>(t.model->parameter_count()));
+        summary.setting("attention_parameters_" + key, static_cast<double>(t.model->attention.parameter_count()));
     }
     add_metric(summary, partner_ranges, "specialisation_2_heads", "2 heads: specialisation on the two partners",
                specialisation(trained[1].score));
