@@ -125,6 +125,9 @@ cp .stub "$STUB"
 cp solutions/01_encoder_decoder/*.cpp exercises/01_encoder_decoder/
 expect "check says when --mine still needs earlier exercises" 0 'Every exercise of chapter 01 passes' 'do not pass yet.*00\.[123]' \
     '!Now: \./course run 01 --mine' -- ./course check 01
+touch -d '+1 minute' exercises/01_encoder_decoder/gru_cell.cpp   # saved after its last check
+expect "progress marks a file saved after its last check" 0 '^  01\.1 +gru_cell +pass \(edited\)' \
+    '^  01\.2 +encode +pass +[a-z]' 'changed after its last check' -- ./course progress
 git checkout -q -- exercises/01_encoder_decoder
 
 # a learner who moved the solutions away (not to be tempted) or lost the exercise lists
