@@ -106,6 +106,12 @@ struct HeatmapGrid {
 Files save(const HeatmapGrid& plot, const std::filesystem::path& dir, const std::string& name);
 Files save_and_report(const HeatmapGrid& plot, const std::filesystem::path& dir, const std::string& name);
 
+// A terminal picture of the grid: its title, then the panels one below the other, each under
+// its own title and drawn as preview(Heatmap) draws a map, all on the grid's one colour
+// range, then one scale. Column labels that the next panel repeats are drawn only once,
+// under the last panel that has them. At most max_width columns of text.
+std::string preview(const HeatmapGrid& plot, bool colour, std::size_t max_width = 100);
+
 // True when `gnuplot` can be run from PATH (looked up once).
 bool gnuplot_available();
 

@@ -94,18 +94,6 @@ GridLayout grid_layout(const HeatmapGrid& plot) {
     return L;
 }
 
-std::pair<double, double> shared_colour_range(const HeatmapGrid& plot) {
-    double lo = INFINITY, hi = -INFINITY;
-    for (const Heatmap& panel : plot.panels)
-        for (const double v : panel.values)
-            if (std::isfinite(v)) lo = std::min(lo, v), hi = std::max(hi, v);
-    Heatmap range;   // colour_range's rules (given bounds, a constant map) on the overall extremes
-    range.values = Matrix<double>{{std::isfinite(lo) ? lo : 0.0, std::isfinite(hi) ? hi : 1.0}};
-    range.z_min = plot.z_min;
-    range.z_max = plot.z_max;
-    return colour_range(range);
-}
-
 std::string screen(int pixels, int total) { return "screen " + number(static_cast<double>(pixels) / total); }
 
 std::string tics(const std::vector<std::string>& labels, std::size_t count) {
@@ -187,8 +175,11 @@ std::string grid_data(const HeatmapGrid& plot) {
     return out;
 }
 
-void check_grid(const HeatmapGrid& plot) {
-    const char* function = "attn::plot::save(HeatmapGrid)";
+}  // namespace
+
+namespace detail {
+
+void check_grid(const char* function, const HeatmapGrid& plot) {
     if (plot.panels.empty())
         throw std::invalid_argument(std::string(function) + ": the grid '" + plot.title + "' has no panels");
     for (const Heatmap& panel : plot.panels) {
@@ -205,11 +196,23 @@ void check_grid(const HeatmapGrid& plot) {
         throw std::invalid_argument(std::string(function) + ": z_min must be below z_max");
 }
 
-}  // namespace
+std::pair<double, double> shared_colour_range(const HeatmapGrid& plot) {
+    double lo = INFINITY, hi = -INFINITY;
+    for (const Heatmap& panel : plot.panels)
+        for (const double v : panel.values)
+            if (std::isfinite(v)) lo = std::min(lo, v), hi = std::max(hi, v);
+    Heatmap range;   // colour_range's rules (given bounds, a constant map) on the overall extremes
+    range.values = Matrix<double>{{std::isfinite(lo) ? lo : 0.0, std::isfinite(hi) ? hi : 1.0}};
+    range.z_min = plot.z_min;
+    range.z_max = plot.z_max;
+    return colour_range(range);
+}
+
+}  // namespace detail
 
 Files save(const HeatmapGrid& plot, const std::filesystem::path& dir, const std::string& name) {
     check_name("attn::plot::save(HeatmapGrid)", name);
-    check_grid(plot);
+    check_grid("attn::plot::save(HeatmapGrid)", plot);
     ensure_directory(dir);
     write_text_atomically(dir / (name + ".dat"), grid_data(plot));
     const GridLayout layout = grid_layout(plot);

@@ -1,6 +1,7 @@
 // The terminal preview of a heatmap (see plot.hpp): Unicode shades, optional 256-colour
 // backgrounds, labels and the scale (or, for categories, a key naming each shade).
-// Introduced in chapter 00.
+// Introduced in chapter 00; the preview of a grid of heatmaps (the panels one below the
+// other) in chapter 05.
 #include "common/plot_support.hpp"
 
 #include "common/files.hpp"
@@ -136,43 +137,59 @@ std::string preview_key(const Heatmap& plot, bool colour) {
     return line;
 }
 
-std::string preview_scale(const Heatmap& plot, double lo, double hi, bool colour, std::size_t shown) {
+// The last line: the colour scale (or the categories' key), what ·· means when a value is not
+// a number, and how many columns fit. `plot` gives the categories and the colour bar's label.
+std::string preview_scale(const Heatmap& plot, double lo, double hi, bool colour, bool not_a_number,
+                          std::size_t shown, std::size_t cols) {
     std::string ramp;
     for (std::size_t k = 0; k < shades.size(); ++k)
         ramp += preview_cell(lo + (hi - lo) * (static_cast<double>(k) + 0.5) / 5.0, lo, hi, colour);
     std::string line = !plot.categories.empty() ? preview_key(plot, colour)
                      : "scale: " + short_number(lo) + " [" + ramp + (colour ? "\x1b[0m" : "") + "] " + short_number(hi);
     if (!plot.colorbar_label.empty() && plot.categories.empty()) line += "  (" + plot.colorbar_label + ")";
-    if (std::any_of(plot.values.begin(), plot.values.end(), [](double v) { return !std::isfinite(v); }))
-        line += "  ·· = not a number";
-    if (shown < plot.values.shape(1))
-        line += "  [columns 0-" + std::to_string(shown - 1) + " of " + std::to_string(plot.values.shape(1)) +
-                " shown]";
+    if (not_a_number) line += "  ·· = not a number";
+    if (shown < cols)
+        line += "  [columns 0-" + std::to_string(shown - 1) + " of " + std::to_string(cols) + " shown]";
     return line;
 }
 
-}  // namespace
+bool has_non_finite(const Heatmap& plot) {
+    return std::any_of(plot.values.begin(), plot.values.end(), [](double v) { return !std::isfinite(v); });
+}
 
-// Rows first (label, then one two-column cell per value), then the column labels, then the
-// scale. Row labels take at most 12 columns; columns that do not fit in max_width are dropped.
-std::string preview(const Heatmap& plot, bool colour, std::size_t max_width) {
-    check_heatmap("attn::plot::preview", plot);
-    const std::size_t rows = plot.values.shape(0), cols = plot.values.shape(1);
-    const auto [lo, hi] = colour_range(plot);
-    const std::vector<std::string> row_labels = tick_labels(plot.y_tick_labels, rows);
+// How many columns fit in max_width after the row labels (label_w wide and a space), two text
+// columns each; when they do not all fit, two more are kept for the " …" marker.
+std::size_t shown_columns(std::size_t cols, std::size_t label_w, std::size_t max_width) {
+    const std::size_t room = max_width > label_w + 1 ? max_width - label_w - 1 : 0;
+    return 2 * cols <= room ? cols : std::max<std::size_t>(1, room > 2 ? (room - 2) / 2 : 0);
+}
+
+std::size_t row_label_width(const std::vector<std::string>& row_labels, std::size_t max_width) {
     std::size_t label_w = 1;
     for (const std::string& label : row_labels) label_w = std::max(label_w, display_width(label));
-    label_w = std::min({label_w, std::size_t{12}, std::max<std::size_t>(1, max_width / 3)});
-    const std::size_t room = max_width > label_w + 1 ? max_width - label_w - 1 : 0;
-    // Two columns per cell; when they do not all fit, keep two more for the " …" marker.
-    const std::size_t shown =
-        2 * cols <= room ? cols : std::max<std::size_t>(1, room > 2 ? (room - 2) / 2 : 0);
-    std::string out = plot.title.empty() ? "" : fit_label(plot.title, max_width, false) + "\n";
+    return std::min({label_w, std::size_t{12}, std::max<std::size_t>(1, max_width / 3)});
+}
+
+struct PreviewRows {
+    std::string text;
+    std::size_t shown;   // the columns that fit
+};
+
+// The map without title and scale: one line per row (label, then a two-column cell per value
+// coloured on [lo, hi]), then, when `column_labels` is set, the column labels underneath.
+PreviewRows preview_rows(const Heatmap& plot, double lo, double hi, bool colour, std::size_t max_width,
+                         bool column_labels) {
+    const std::size_t rows = plot.values.shape(0), cols = plot.values.shape(1);
+    const std::vector<std::string> row_labels = tick_labels(plot.y_tick_labels, rows);
+    const std::size_t label_w = row_label_width(row_labels, max_width);
+    const std::size_t shown = shown_columns(cols, label_w, max_width);
+    std::string out;
     for (std::size_t i = 0; i < rows; ++i) {
         out += fit_label(row_labels[i], label_w, true) + " ";
         for (std::size_t j = 0; j < shown; ++j) out += cell(plot, plot.values(i, j), lo, hi, colour);
         out += std::string(colour ? "\x1b[0m" : "") + (shown < cols ? " …" : "") + "\n";
     }
+    if (!column_labels) return {out, shown};
     const std::string indent(label_w + 1, ' ');
     const auto trimmed = [](std::string line) { return line.erase(line.find_last_not_of(' ') + 1); };
     // Labels of up to 3 glyphs are written downwards under their columns; longer ones (words)
@@ -188,8 +205,43 @@ std::string preview(const Heatmap& plot, bool colour, std::size_t max_width) {
         for (const std::string& line : preview_column_labels(plot.x_tick_labels, shown))
             out += trimmed(indent + line) + "\n";
     }
-    return out + preview_scale(plot, lo, hi, colour, shown) + "\n";
+    return {out, shown};
 }
 
+}  // namespace
+
+// Title, rows and column labels (preview_rows), then the scale.
+std::string preview(const Heatmap& plot, bool colour, std::size_t max_width) {
+    check_heatmap("attn::plot::preview", plot);
+    const auto [lo, hi] = colour_range(plot);
+    const PreviewRows rows = preview_rows(plot, lo, hi, colour, max_width, true);
+    const std::string title = plot.title.empty() ? "" : fit_label(plot.title, max_width, false) + "\n";
+    return title + rows.text +
+           preview_scale(plot, lo, hi, colour, has_non_finite(plot), rows.shown, plot.values.shape(1)) + "\n";
+}
+
+// The grid's title, then each panel under its own title, separated by a blank line, all
+// coloured on the grid's one range; then the one scale. As in the figure, a panel's column
+// labels are left out when the next panel has the same ones: they show once, under the last.
+std::string preview(const HeatmapGrid& plot, bool colour, std::size_t max_width) {
+    check_grid("attn::plot::preview(HeatmapGrid)", plot);
+    const auto [lo, hi] = shared_colour_range(plot);
+    std::string out = plot.title.empty() ? "" : fit_label(plot.title, max_width, false) + "\n";
+    const std::size_t cols = plot.panels[0].values.shape(1);
+    bool not_a_number = false;
+    std::size_t shown = cols;
+    for (std::size_t k = 0; k < plot.panels.size(); ++k) {
+        const Heatmap& panel = plot.panels[k];
+        const bool last = k + 1 == plot.panels.size();
+        const bool labels = last || panel.x_tick_labels != plot.panels[k + 1].x_tick_labels;
+        const PreviewRows rows = preview_rows(panel, lo, hi, colour, max_width, labels);
+        out += (k > 0 ? "\n" : "") + fit_label(panel.title, max_width, false) + "\n" + rows.text;
+        not_a_number = not_a_number || has_non_finite(panel);
+        shown = std::min(shown, rows.shown);
+    }
+    Heatmap scale;   // what the scale line needs to know: the colour bar's label
+    scale.colorbar_label = plot.colorbar_label;
+    return out + preview_scale(scale, lo, hi, colour, not_a_number, shown, cols) + "\n";
+}
 
 }  // namespace attn::plot

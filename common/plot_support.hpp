@@ -1,6 +1,7 @@
 // The pieces every kind of figure shares (not part of the chapters' API): text measured in
 // glyphs and quoted for gnuplot, the colours, name and label checks, and writing a script
-// and rendering it. Used by plot_line.cpp, plot_region.cpp, plot_heatmap.cpp, plot_preview.cpp.
+// and rendering it. Used by plot_line.cpp, plot_region.cpp, plot_heatmap.cpp, plot_heatmap_grid.cpp,
+// plot_preview.cpp.
 #pragma once
 #include "common/plot.hpp"
 
@@ -134,5 +135,12 @@ void check_heatmap(const char* function, const Heatmap& plot);
 std::pair<double, double> colour_range(const Heatmap& plot);
 
 std::vector<std::string> tick_labels(const std::vector<std::string>& labels, std::size_t count);
+
+// Throws std::invalid_argument, naming `function`, for a grid without panels, with panels of
+// different shapes or a bad panel (check_heatmap), or with z_min not below z_max.
+void check_grid(const char* function, const HeatmapGrid& plot);
+
+// The one colour range of a grid's panels: colour_range's rules on all their values.
+std::pair<double, double> shared_colour_range(const HeatmapGrid& plot);
 
 }  // namespace attn::plot::detail

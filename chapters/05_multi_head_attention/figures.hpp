@@ -10,14 +10,6 @@
 
 namespace attn::ch05 {
 
-// Batch entry 0 of per-head weights (batch, heads, n_q, n_k): one block of n_k columns per
-// head, left to right with a blank column between neighbours, the rows the queries; every
-// column labelled with its key's name, the first of each block with the head's number too
-// ("h1:the"). Coloured from 0 to the largest weight.
-template <class T>
-plot::Heatmap heads_heatmap(const Array<T>& head_weights, const std::vector<std::string>& query_labels,
-                            const std::vector<std::string>& key_labels, const std::string& title);
-
 // Batch entry 0 of per-head weights (batch, heads, n_q, n_k) as a grid of `columns` panels per
 // row, "head 1", "head 2", ..., queries as rows and keys as columns, on one colour scale from 0
 // to the largest weight.

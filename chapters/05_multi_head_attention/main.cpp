@@ -166,10 +166,9 @@ void draw_trained_heads(const TrainedTagger& two, const PartnersBatch& test, con
     std::vector<std::string> names;
     for (std::size_t i = 0; i < first.digit.shape(1); ++i) names.push_back(item_name(first, 0, i));
     const Array<float> weights = two.model->head_weights(first);
-    plot::save_and_report(heads_grid(weights, names, names, "The trained 2-head model on a test set", 2), out,
-                          "partners_heads");
-    std::cout << "\n" << plot::preview(heads_heatmap(weights, names, names, "The trained 2 heads on a test set"),
-                                       ::isatty(STDOUT_FILENO) == 1, 110);
+    const plot::HeatmapGrid grid = heads_grid(weights, names, names, "The trained 2-head model on a test set", 2);
+    plot::save_and_report(grid, out, "partners_heads");
+    std::cout << "\n" << plot::preview(grid, ::isatty(STDOUT_FILENO) == 1, 110);
 }
 
 int run(int argc, char** argv) {
@@ -200,9 +199,9 @@ int run(int argc, char** argv) {
               << out.string() << ":\n";
     const Array<float> weights = sentence_heads(rng, heads);
     const std::string title = "The " + std::to_string(heads) + " heads of a random layer (d 16) over one sentence, no positions";
-    plot::save_and_report(heads_grid(weights, sentence, sentence, title, 2), out, "sentence_heads");
-    const plot::Heatmap map = heads_heatmap(weights, sentence, sentence, title);
-    std::cout << "\n" << plot::preview(map, ::isatty(STDOUT_FILENO) == 1, 110);
+    const plot::HeatmapGrid grid = heads_grid(weights, sentence, sentence, title, 2);
+    plot::save_and_report(grid, out, "sentence_heads");
+    std::cout << "\n" << plot::preview(grid, ::isatty(STDOUT_FILENO) == 1, 110);
 
     // Exact facts rather than measurements: a correct implementation lands inside whatever the seed.
     summary.metric("merge_split_difference", "largest |merge(split(x)) - x|", facts.round_trip, 0.0, 0.0);

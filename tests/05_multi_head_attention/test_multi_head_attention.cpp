@@ -52,6 +52,37 @@ TEST_CASE("05.3 multi_head_attention" * doctest::test_suite("ch05")) {
         CHECK_ALLCLOSE(multi.output.value(), one.output.value(), 1e-12, 1e-14);
         CHECK_ALLCLOSE(multi.averaged_weights.value(), one.weights.value(), 1e-12, 1e-14);
     };
+    PROPERTY("2 heads, W_o = I, no biases: head h is chapter 03's attention on features [3h, 3h + 3), scores / sqrt(d_h)") {
+        // d = 6, d_h = 3. Head h projects with rows [3h, 3h + 3) of W_q, W_k and W_v, i.e. a
+        // chapter 03 layer with d_k = d_v = 3, which divides its scores by sqrt(3), not sqrt(6).
+        // With W_o = I, head h's output is columns [3h, 3h + 3) of the layer's output.
+        attn::Rng rng(5);
+        const std::size_t d = 6, heads = 2, d_h = 3;
+        attn::ch05::MultiHeadAttention<double> layer(d, heads, rng);
+        layer.out_proj.weight.value() = xt::eye<double>(d);
+        layer.out_proj.bias.value().fill(0.0);
+        layer.in_proj_bias.value().fill(0.0);
+        const A W = layer.in_proj_weight.value();
+        const Var<double> q = attn::constant<double>(support::random_array({2, 3, 6}, 12));
+        const Var<double> kv = attn::constant<double>(support::random_array({2, 4, 6}, 13));
+        const auto multi = attn::ch05::multi_head_attention(layer, q, kv, kv);
+        REQUIRE_SHAPE(multi.head_weights.shape(), {2, heads, 3, 4});
+        REQUIRE_SHAPE(multi.output.shape(), {2, 3, d});
+        for (std::size_t h = 0; h < heads; ++h) {
+            CAPTURE(h);
+            attn::ch03::AttentionLayer<double> head({d, d, d, d_h, d_h}, rng);
+            const auto rows = [&](std::size_t part) {   // part 0, 1, 2: W_q, W_k, W_v
+                return A(xt::view(W, xt::range(part * d + h * d_h, part * d + (h + 1) * d_h), xt::all()));
+            };
+            head.W_q.weight.value() = rows(0);
+            head.W_k.weight.value() = rows(1);
+            head.W_v.weight.value() = rows(2);
+            const auto one = attn::ch03::project_and_attend(head, q, kv, kv);
+            CHECK_ALLCLOSE(A(xt::view(multi.head_weights.value(), xt::all(), h)), one.weights.value(), 1e-12, 1e-14);
+            CHECK_ALLCLOSE(A(xt::view(multi.output.value(), xt::all(), xt::all(), xt::range(h * d_h, (h + 1) * d_h))),
+                           one.output.value(), 1e-12, 1e-14);
+        }
+    };
     PROPERTY("each head's rows sum to 1, blocked keys get weight exactly 0 in every head, and the average is their mean") {
         const golden05::GoldenLayer golden;
         const Mask padding = golden05::load_mask("mha_key_padding"), causal = golden05::load_mask("mha_attention_mask");
@@ -64,11 +95,22 @@ TEST_CASE("05.3 multi_head_attention" * doctest::test_suite("ch05")) {
         REQUIRE_SHAPE(result.averaged_weights.shape(), {2, 4, 5});
         REQUIRE_SHAPE(result.output.shape(), {2, 4, 8});
         CHECK_ALLCLOSE(xt::sum(w, {3}), xt::ones<double>({2, 2, 4}), 1e-12, 0.0);
+        // Which mask blocks key j for query i of sequence b; empty when neither does.
+        const auto blocked_by = [&](std::size_t b, std::size_t i, std::size_t j) -> std::string {
+            if (padding(b, j) && causal(i, j)) return "both masks";
+            if (padding(b, j)) return "the key-padding mask";
+            return causal(i, j) ? "the attention mask" : "";
+        };
         for (std::size_t b = 0; b < 2; ++b)
             for (std::size_t h = 0; h < 2; ++h)
                 for (std::size_t i = 0; i < 4; ++i)
-                    for (std::size_t j = 0; j < 5; ++j)
-                        if (padding(b, j) || causal(i, j)) CHECK(w(b, h, i, j) == 0.0);
+                    for (std::size_t j = 0; j < 5; ++j) {
+                        const std::string by = blocked_by(b, i, j);
+                        if (!by.empty())
+                            CHECK_MESSAGE(w(b, h, i, j) == 0.0, "weight (b, h, i, j) = (" << b << ", " << h << ", "
+                                                                    << i << ", " << j << "): key " << j
+                                                                    << " is blocked by " << by);
+                    }
         CHECK_ALLCLOSE(result.averaged_weights.value(), A(xt::mean(w, {1})), 1e-14, 1e-15);
     };
     PROPERTY("a query whose keys are all blocked gets zero weights in every head and the output b_o, never NaN") {

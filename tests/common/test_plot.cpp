@@ -283,6 +283,60 @@ TEST_CASE("plot: a heatmap grid rejects panels of different shapes, and no panel
     CHECK_THROWS_AS(attn::plot::save(labels, dir.path, "heads"), std::invalid_argument);
 }
 
+TEST_CASE("plot: the preview of a grid draws the panels one below the other on one scale" *
+          doctest::test_suite("common")) {
+    const attn::plot::HeatmapGrid grid = small_grid();
+    const std::string text = attn::plot::preview(grid, false);
+    const std::vector<std::string> lines = lines_of(text);
+    // grid title; per panel its title and 2 rows, a blank line between panels; under the last
+    // panel the column numbers and their legend ("it's" is too long to write downwards); scale
+    REQUIRE(lines.size() == 1 + 3 * 3 + 2 + 2 + 1);
+
+    SUBCASE("each panel comes under its own title, in order") {
+        CHECK(lines[0] == "Heads under test");
+        CHECK(lines[1] == "head 1");
+        CHECK(lines[4].empty());
+        CHECK(lines[5] == "head 2");
+        CHECK(lines[9] == "head 3");
+        CHECK(lines[2].rfind("first", 0) == 0);
+        CHECK(lines[3].rfind("second", 0) == 0);
+    }
+    SUBCASE("one colour range for every panel: the same value gets the same shade in each") {
+        // range [0.125, 0.875]: panel 1's second row 0.5 0.625 0.75 sits at 1/2, 2/3, 5/6 of it
+        // (on its own range [0.125, 0.75] it would be 3/5, 4/5, 1: ▓▓████); panel 3's second
+        // row 0.625 0.75 0.875 at 2/3, 5/6, 1
+        CHECK(lines[3].substr(lines[3].size() - std::string("▒▒▓▓██").size()) == "▒▒▓▓██");
+        CHECK(lines[11].substr(lines[11].size() - std::string("▓▓████").size()) == "▓▓████");
+        CHECK(lines.back().rfind("scale: 0.125 [", 0) == 0);
+        CHECK(lines.back().find("] 0.875  (weight)") != std::string::npos);
+        CHECK(occurrences(text, "scale:") == 1);
+    }
+    SUBCASE("shared column labels are listed once, under the last panel, each column once") {
+        CHECK(occurrences(text, "0 a_b · 1 it's · 2 年") == 1);
+        CHECK(lines[lines.size() - 2].find("0 a_b · 1 it's · 2 年") != std::string::npos);
+        CHECK(text.find(" 3 ") == std::string::npos);
+    }
+    SUBCASE("no cell between the panels: nothing reads as a value that is not a number") {
+        CHECK(text.find("··") == std::string::npos);
+        CHECK(text.find("not a number") == std::string::npos);
+        for (std::size_t i : {2, 3, 6, 7, 10, 11}) CHECK(visible_code_points(lines[i]) == 7 + 2 * 3);
+    }
+    SUBCASE("a panel whose column labels differ from the next one's gets its own") {
+        attn::plot::HeatmapGrid own = grid;
+        own.panels[0].x_tick_labels = {"x", "y", "z"};
+        const std::vector<std::string> own_lines = lines_of(attn::plot::preview(own, false));
+        REQUIRE(own_lines.size() == lines.size() + 1);
+        CHECK(own_lines[4].find("x y z") != std::string::npos);
+    }
+    SUBCASE("colour codes only with colour; a grid that cannot be drawn is refused") {
+        CHECK(text.find('\x1b') == std::string::npos);
+        CHECK(attn::plot::preview(grid, true).find("\x1b[48;5;") != std::string::npos);
+        attn::plot::HeatmapGrid empty = grid;
+        empty.panels.clear();
+        CHECK_THROWS_AS(attn::plot::preview(empty, false), std::invalid_argument);
+    }
+}
+
 TEST_CASE("plot: a region plot writes the grid, the points and the class names" * doctest::test_suite("common")) {
     const TempDir dir;
     attn::plot::RegionPlot plot;
