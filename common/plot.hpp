@@ -20,7 +20,8 @@ struct Series {
     bool points = false;          // draw points instead of a line
     bool markers = false;         // a line with a marker at every point (few points)
     bool dashed = false;          // dashed, in the colour of the series before it (a second metric of one model)
-    bool reference = false;       // a theory or reference line: dashed and grey
+    bool reference = false;       // a theory or reference line: dashed and grey; with `points`, grey
+                                  // rings around the points (a bound per category, not a trend)
     int colour = -1;              // the palette colour to use; -1: the series' own (by its position)
 };
 

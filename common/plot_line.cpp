@@ -133,9 +133,13 @@ std::string line_plot_command(const LinePlot& plot, const std::string& name) {
         if (series.x.empty()) continue;
         if (series.colour >= 0) colour_index = static_cast<std::size_t>(series.colour);
         const std::string colour = gp_quote(series.reference ? "#888888" : hex_colour(colour_of(colour_index)));
-        std::string style = series.points ? "with points pt 7 ps 0.9"
-                            : series.markers ? "with linespoints lw 2 pt 7 ps 1.3" : "with lines lw 2";
-        if (series.dashed || series.reference) style += " dt 2";
+        // Reference points are open rings, larger than the markers, so that a model's point on
+        // the same spot still shows inside its ring.
+        const std::string points = series.reference ? "with points pt 6 ps 2.4 lw 1.5" : "with points pt 7 ps 0.9";
+        std::string style = series.points    ? points
+                            : series.markers ? "with linespoints lw 2 pt 7 ps 1.3"
+                                             : "with lines lw 2";
+        if ((series.dashed || series.reference) && !series.points) style += " dt 2";
         const std::string title = series.label.empty() ? "notitle" : "title " + gp_quote(series.label);
         out += std::string(drawn++ ? ", \\\n     " : "") + gp_quote(block == 0 ? name + ".dat" : "") +
                " index " + std::to_string(block) + " using 1:2 " + style + " lc rgb " + colour + " " + title;

@@ -227,6 +227,11 @@ void compare_on_images(const RunSettings& run, int steps, const Ranges& ranges, 
                                                         "Counting colours: accuracy by distance to the farthest patch of "
                                                         "the same colour");
     accuracy.xlabel = "Chebyshev distance to the farthest other patch of the colour (in patches)";
+    // Distance k is at x = k: the convolutions see every match of the patches left of the line.
+    const double past_reach = static_cast<double>(sizes.conv_layers) + 0.5;
+    accuracy.series.push_back(plot::Series{"convolutions' reach: " + std::to_string(sizes.conv_layers),
+                                           {past_reach, past_reach}, {0.0, 1.0}});
+    accuracy.series.back().reference = true;
     plot::save_and_report(accuracy, out, "image_accuracy_by_distance");
     plot::save_and_report(colour_map(task, test), out, "image_example");
     const std::size_t patch = chosen_patch(test);

@@ -374,6 +374,7 @@ void compare_on_counting(const RunSettings& run, const TaggerSizes& sizes, const
         limit.y.push_back(best_within_reach.by_bucket[k]);
     }
     limit.reference = true;
+    limit.points = true;   // one bound per bucket: rings, not a line that would suggest values between buckets
     accuracy_plot.series.push_back(limit);
     plot::save_and_report(accuracy_plot, out, "counting_accuracy_by_distance");
 

@@ -34,8 +34,8 @@ TEST_CASE("04.3 graph_mask" * doctest::test_suite("ch04")) {
         adjacency(1, 0) = true;
         const Mask blocked = attn::ch04::graph_mask(adjacency, 1);
         REQUIRE_SHAPE(blocked.shape(), {1, 2, 2});
-        CHECK_FALSE(blocked(0, 1, 0));
-        CHECK(blocked(0, 0, 1));
+        CHECK_MASK_ENTRY(blocked, 0, 1, 0, o, "adjacency(1, 0) is the edge 0 -> 1: node 1 hears from node 0");
+        CHECK_MASK_ENTRY(blocked, 0, 0, 1, X, "adjacency(0, 1) is false: there is no edge 1 -> 0");
     };
     PROPERTY("a 5-node directed graph, worked by hand: row i sees i and the senders of its incoming edges") {
         // node 0: no incoming edge -> itself;  node 1: from 0 and 4;  node 2: from 1 and 0;

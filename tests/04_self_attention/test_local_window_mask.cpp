@@ -15,19 +15,22 @@ TEST_CASE("04.2 local_window_mask" * doctest::test_suite("ch04")) {
     PROPERTY("a position always sees itself: the diagonal is never blocked") {
         const Mask blocked = attn::ch04::local_window_mask(2, 5, 1);
         REQUIRE_SHAPE(blocked.shape(), {2, 5, 5});
-        for (std::size_t i = 0; i < 5; ++i) CHECK_FALSE(blocked(0, i, i));
+        for (std::size_t i = 0; i < 5; ++i) {
+            const std::string i_text = std::to_string(i);
+            CHECK_MASK_ENTRY(blocked, 0, i, i, o, "|" + i_text + " - " + i_text + "| = 0 <= window 1: it sees itself");
+        }
     };
     PROPERTY("the window looks both ways: i sees j exactly when j sees i") {
         const Mask blocked = attn::ch04::local_window_mask(1, 7, 2);
-        for (std::size_t i = 0; i < 7; ++i)
-            for (std::size_t j = 0; j < 7; ++j) CHECK(blocked(0, i, j) == blocked(0, j, i));
+        const Mask transposed = xt::transpose(blocked, {0, 2, 1});   // entry (0, i, j) is blocked(0, j, i)
+        CHECK_MASK(blocked, transposed);
     };
     PROPERTY("the window includes its edge: window 2 sees two ahead and two behind, not three") {
         const Mask blocked = attn::ch04::local_window_mask(1, 7, 2);
-        CHECK_FALSE(blocked(0, 3, 5));   // two ahead
-        CHECK_FALSE(blocked(0, 3, 1));   // two behind
-        CHECK(blocked(0, 3, 6));         // three ahead
-        CHECK(blocked(0, 3, 0));         // three behind
+        CHECK_MASK_ENTRY(blocked, 0, 3, 5, o, "|3 - 5| = 2 = window, which it includes");   // two ahead
+        CHECK_MASK_ENTRY(blocked, 0, 3, 1, o, "|3 - 1| = 2 = window, which it includes");   // two behind
+        CHECK_MASK_ENTRY(blocked, 0, 3, 6, X, "|3 - 6| = 3 > window 2");                    // three ahead
+        CHECK_MASK_ENTRY(blocked, 0, 3, 0, X, "|3 - 0| = 3 > window 2");                    // three behind
     };
     PROPERTY("window 1 on n = 5, worked by hand: |i - j| <= 1 is visible, the window includes its edge") {
         const Mask expected = golden03::t3<bool>(

@@ -37,6 +37,28 @@ struct GoldenLayer : Layer {
 }  // namespace
 
 TEST_CASE("04.1 self_attention" * doctest::test_suite("ch04")) {
+    // First, so that swapping W_q and W_k is named before the worked example, which it also
+    // breaks but which points at the scaling. The swap transposes the scores (Q K^T becomes
+    // K Q^T), so a zero W_q alone would not catch it: both orders then score 0. A single word
+    // with a zero query does: its own row stays uniform, while the swap gives that row the
+    // other words' queries against its key.
+    PROPERTY("the queries come from W_q and the keys from W_k: a word whose query W_q x is 0 weighs all words "
+             "equally, whatever W_k") {
+        // three one-hot words in d_model 3, so W x picks a column: q_2 = column 2 of W_q = 0
+        attn::Rng rng(11);
+        A W_q = rng.normal_matrix<double>(2, 3);
+        xt::view(W_q, xt::all(), 2) = 0.0;
+        for (int draw = 0; draw < 3; ++draw) {
+            const A W_k = rng.normal_matrix<double>(2, 3);
+            const Layer words(W_q, W_k, A(xt::eye<double>(3)));
+            A X = xt::eye<double>(3);
+            X.reshape({1, 3, 3});
+            const auto result = attn::ch04::self_attention(words.layer, attn::constant<double>(X),
+                                                           attn::ch04::full_lengths(1, 3));
+            const A row_of_word_2 = xt::view(result.weights.value(), 0, xt::range(2, 3), xt::all());
+            CHECK_ALLCLOSE(row_of_word_2, golden03::t2({{1.0 / 3, 1.0 / 3, 1.0 / 3}}), 1e-15, 0.0);
+        }
+    };
     PROPERTY("the worked example: scores 112 and 96 in d_k = 64 are scaled to 14 and 12, giving weights 0.8808 and 0.1192") {
         // chapters/04_self_attention/worked_example.hpp builds it: two one-hot words in d_model 2,
         //   word 0: q_0.k_0 = 64 * 1.75 = 112, q_0.k_1 = 64 * 1.5 = 96; / sqrt(64) -> 14, 12

@@ -184,6 +184,36 @@ TEST_CASE("plot: a line plot writes one data block per series" * doctest::test_s
     SUBCASE("the figure is rendered when gnuplot is installed") { check_rendered(files); }
 }
 
+TEST_CASE("plot: reference points are grey open rings, a reference line is grey and dashed" *
+          doctest::test_suite("common")) {
+    // A bound per category drawn as a line would suggest values between the categories and
+    // hide a model's marker under it; rings leave the marker visible inside.
+    const TempDir dir;
+    attn::plot::LinePlot plot;
+    attn::plot::Series model{"model", {0, 1}, {1.0, 0.5}};
+    model.markers = true;
+    attn::plot::Series bound{"bound", {0, 1}, {1.0, 0.9}};
+    bound.reference = true;
+    bound.points = true;
+    attn::plot::Series theory{"theory", {0, 1}, {0.8, 0.8}};
+    theory.reference = true;
+    plot.series = {model, bound, theory};
+    const std::string script = slurp(attn::plot::save(plot, dir.path, "bound").script);
+    const auto line_of = [&](const std::string& title) {
+        for (const std::string& line : lines_of(script))
+            if (line.find("title '" + title + "'") != std::string::npos) return line;
+        return std::string();
+    };
+    const std::string rings = line_of("bound"), dashed = line_of("theory");
+    REQUIRE(!rings.empty());
+    REQUIRE(!dashed.empty());
+    CHECK(rings.find("with points pt 6") != std::string::npos);
+    CHECK(rings.find("dt 2") == std::string::npos);
+    CHECK(rings.find("#888888") != std::string::npos);
+    CHECK(dashed.find("with lines") != std::string::npos);
+    CHECK(dashed.find("dt 2") != std::string::npos);
+}
+
 TEST_CASE("plot: a log axis over a short range still gets at least four labelled ticks" * doctest::test_suite("common")) {
     const TempDir dir;
     attn::plot::LinePlot plot;

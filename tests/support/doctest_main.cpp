@@ -7,6 +7,8 @@
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
+#include "tests/support/report_limits.hpp"
+
 #include <iostream>
 #include <sstream>
 #include <string>
@@ -15,8 +17,8 @@
 namespace {
 
 constexpr int properties_with_details = 2;   // more details than that is a wall nobody reads
-constexpr std::size_t max_detail_lines = 8;  // per property
-constexpr std::size_t max_line_width = 150;  // one terminal line, roughly
+using support::max_detail_lines;
+using support::max_line_width;
 
 // What COURSE_TODO's exception says: the exercise is a stub, not a wrong answer.
 const std::string not_implemented_marker = "not implemented yet:";
@@ -120,10 +122,12 @@ struct CourseReporter : public doctest::IReporter {
             return;
         }
         std::string check = relative(a.m_file) + ":" + std::to_string(a.m_line);
-        // CHECK_ALLCLOSE and REQUIRE_SHAPE say it all in their message; their inner
-        // expression says nothing.
+        // CHECK_ALLCLOSE, REQUIRE_SHAPE and the mask checks say it all in their message; their
+        // inner expression says nothing.
         const std::string expression = a.m_expr;
-        if (expression != "allclose_result_.ok" && expression != "shape_matches_") check += "  " + expression;
+        if (expression != "allclose_result_.ok" && expression != "shape_matches_" &&
+            expression != "mask_report_.empty()")
+            check += "  " + expression;
         std::string what = active_contexts();
         if (a.m_threw) what += "threw: " + exception + "\n";
         else if (a.m_decomp.size() > 0 && std::string(a.m_decomp.c_str()) != "false")

@@ -1,0 +1,12 @@
+// How much of a failing property the "course" reporter (doctest_main.cpp) shows, so that a
+// check that writes a long message can fit it: `./course check` prints at most
+// max_detail_lines lines per property, the "check:" line included, and "..." after them.
+#pragma once
+#include <cstddef>
+
+namespace support {
+
+constexpr std::size_t max_detail_lines = 8;   // per property
+constexpr std::size_t max_line_width = 150;   // one terminal line, roughly
+
+}  // namespace support
