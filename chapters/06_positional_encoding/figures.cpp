@@ -1,0 +1,67 @@
+// Chapter 06's figures (see figures.hpp).
+#include "chapters/06_positional_encoding/figures.hpp"
+
+#include <string>
+
+namespace attn::ch06 {
+
+namespace {
+
+// A heatmap of a (positions or dimensions) x (positions or dimensions) matrix, with one tick
+// label every `every` rows and columns ("0", "", ..., "8", ...) so that 64 stay readable.
+plot::Heatmap sparse_heatmap(const Array<double>& values, const std::string& title, const std::string& xlabel,
+                             const std::string& ylabel, const std::string& colorbar_label, std::size_t every) {
+    const auto ticks = [every](std::size_t count) {
+        std::vector<std::string> labels(count);
+        for (std::size_t i = 0; i < count; i += every) labels[i] = std::to_string(i);
+        return labels;
+    };
+    plot::Heatmap map;
+    map.title = title;
+    map.xlabel = xlabel;
+    map.ylabel = ylabel;
+    map.values = values;
+    map.x_tick_labels = ticks(values.shape(1));
+    map.y_tick_labels = ticks(values.shape(0));
+    map.colorbar_label = colorbar_label;
+    return map;
+}
+
+}  // namespace
+
+plot::Heatmap encoding_heatmap(const Array<double>& P, std::size_t tick_every) {
+    plot::Heatmap map = sparse_heatmap(
+        P, "Sinusoidal positional encoding P (n " + std::to_string(P.shape(0)) + ", d " + std::to_string(P.shape(1)) + ")",
+        "dimension k (pair k / 2: fast on the left, slow on the right)", "position i", "P[i, k]", tick_every);
+    map.z_min = -1.0;
+    map.z_max = 1.0;
+    return map;
+}
+
+plot::LinePlot encoding_curves(const Array<double>& P, const std::vector<std::size_t>& dimensions) {
+    const std::size_t n = P.shape(0);
+    plot::LinePlot plot;
+    plot.title = "A few columns of P: each pair turns at its own speed";
+    plot.xlabel = "position i";
+    plot.ylabel = "P[i, k]";
+    plot.y_min = -1.1;
+    plot.y_max = 1.1;
+    for (const std::size_t k : dimensions) {
+        plot::Series series;
+        series.label = "dim " + std::to_string(k) + ": " + (k % 2 == 0 ? "sin" : "cos") + " of pair " +
+                       std::to_string(k / 2);
+        for (std::size_t i = 0; i < n; ++i) {
+            series.x.push_back(static_cast<double>(i));
+            series.y.push_back(P(i, k));
+        }
+        plot.series.push_back(std::move(series));
+    }
+    return plot;
+}
+
+plot::Heatmap similarity_heatmap(const Array<double>& similarity, std::size_t tick_every) {
+    return sparse_heatmap(similarity, "Similarity of the codes, P_i . P_k: it depends on i - k only", "position k",
+                          "position i", "P_i . P_k", tick_every);
+}
+
+}  // namespace attn::ch06
