@@ -269,9 +269,14 @@ int run(int argc, char** argv) {
                 "   still do better on short sequences, where few letters are candidates)\n",
                 chance);
     show_extrapolation(task, trained, chance, out);
+    // "1-30", "31-40", "30-39": the training lengths, the longer test lengths, the unseen positions.
+    const std::string seen_lengths = std::to_string(task.shortest) + "-" + std::to_string(task.longest);
+    const std::string longer_lengths = std::to_string(task.longest + 1) + "-" + std::to_string(longest_test);
+    const std::string unseen_positions = std::to_string(task.longest) + "-" + std::to_string(longest_test - 1);
     std::vector<std::string> names;
-    ModelAccuracy per_token{"per token, lengths 1-30", {}}, per_sequence{"per whole sequence, lengths 1-30", {}},
-        unseen{"per token at the unseen positions 30-39", {}};
+    ModelAccuracy per_token{"per token, lengths " + seen_lengths, {}},
+        per_sequence{"per whole sequence, lengths " + seen_lengths, {}},
+        unseen{"per token at the unseen positions " + unseen_positions, {}};
     for (const TrainedTagger& t : trained) {
         const OrderScore seen = total(t.by_length, 0, task.longest), beyond = total(t.by_length, task.longest, longest_test);
         const std::string name = positions_name(t.positions);
@@ -280,14 +285,14 @@ int run(int argc, char** argv) {
         per_token.accuracy.push_back(seen.token_accuracy());
         per_sequence.accuracy.push_back(seen.sequence_accuracy());
         unseen.accuracy.push_back(beyond.unseen_accuracy());
-        add_metric(summary, order_ranges, "token_accuracy_" + key, name + ": accuracy per token, lengths 1-30",
+        add_metric(summary, order_ranges, "token_accuracy_" + key, name + ": accuracy per token, lengths " + seen_lengths,
                    seen.token_accuracy());
-        add_metric(summary, order_ranges, "sequence_accuracy_" + key, name + ": accuracy per sequence, lengths 1-30",
+        add_metric(summary, order_ranges, "sequence_accuracy_" + key, name + ": accuracy per sequence, lengths " + seen_lengths,
                    seen.sequence_accuracy());
-        add_metric(summary, order_ranges, "longer_token_accuracy_" + key, name + ": accuracy per token, lengths 31-40",
+        add_metric(summary, order_ranges, "longer_token_accuracy_" + key, name + ": accuracy per token, lengths " + longer_lengths,
                    beyond.token_accuracy());
         add_metric(summary, order_ranges, "unseen_position_accuracy_" + key,
-                   name + ": accuracy per token, positions 30-39", beyond.unseen_accuracy());
+                   name + ": accuracy per token, positions " + unseen_positions, beyond.unseen_accuracy());
         summary.setting("parameters_" + key, static_cast<double>(t.model->parameter_count()));
     }
     plot::save_and_report(accuracy_by_model_plot(names, {per_token, per_sequence, unseen}, chance,
