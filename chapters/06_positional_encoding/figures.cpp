@@ -64,4 +64,56 @@ plot::Heatmap similarity_heatmap(const Array<double>& similarity, std::size_t ti
                           "position i", "P_i . P_k", tick_every);
 }
 
+plot::LinePlot accuracy_by_model_plot(const std::vector<std::string>& models, const std::vector<ModelAccuracy>& measures,
+                                      double chance, const std::string& title) {
+    plot::LinePlot plot;
+    plot.title = title;
+    plot.xlabel = "positions added to the letters";
+    plot.ylabel = "test accuracy";
+    plot.y_min = 0.0;
+    plot.y_max = 1.35;             // room above 1 for the legend
+    plot.legend = "top left";
+    std::vector<double> x;
+    for (std::size_t k = 0; k < models.size(); ++k) {
+        x.push_back(static_cast<double>(k));   // evenly spaced, labelled with the model
+        plot.x_tick_labels.push_back(models[k]);
+    }
+    for (const ModelAccuracy& measure : measures) {
+        plot::Series series{measure.model, x, measure.accuracy};
+        series.markers = true;
+        plot.series.push_back(series);
+    }
+    plot::Series guess{"chance (1 / letters)", {x.front(), x.back()}, {chance, chance}};
+    guess.reference = true;
+    plot.series.push_back(guess);
+    return plot;
+}
+
+plot::LinePlot accuracy_by_length_plot(const std::vector<std::size_t>& lengths, const std::vector<ModelAccuracy>& models,
+                                       std::size_t longest_trained, double chance, const std::string& title) {
+    plot::LinePlot plot;
+    plot.title = title;
+    plot.xlabel = "test sequence length";
+    plot.ylabel = "per-token accuracy";
+    plot.y_min = 0.0;
+    plot.y_max = 1.05;
+    plot.legend = "center right";   // below the trained models' lines, above the untrained one's
+    std::vector<double> x;
+    for (const std::size_t n : lengths) x.push_back(static_cast<double>(n));
+    for (const ModelAccuracy& model : models) {
+        plot::Series line{model.model, x, model.accuracy};
+        line.markers = true;
+        plot.series.push_back(line);
+    }
+    const double edge = static_cast<double>(longest_trained) + 0.5;   // between the last trained length and the first new one
+    plot::Series trained{"longest training length", {edge, edge}, {0.0, 1.0}};
+    trained.reference = true;
+    plot::Series guess{"chance (1 / letters)", {x.front(), x.back()}, {chance, chance}};
+    guess.dashed = true;
+    guess.colour = static_cast<int>(models.size());   // its own colour, after the models'
+    plot.series.push_back(trained);
+    plot.series.push_back(guess);
+    return plot;
+}
+
 }  // namespace attn::ch06

@@ -1,9 +1,11 @@
 // The figures of chapter 06: the sinusoidal table as an image (position x dimension), a few
-// of its columns as curves, and the similarity of every pair of codes, P_i . P_j.
+// of its columns as curves, and the similarity of every pair of codes, P_i . P_j; then the
+// trained taggers' accuracy, per model and by test length.
 #pragma once
 #include "common/autodiff/var.hpp"
 #include "common/plot.hpp"
 
+#include <string>
 #include <vector>
 
 namespace attn::ch06 {
@@ -18,5 +20,22 @@ plot::LinePlot encoding_curves(const Array<double>& P, const std::vector<std::si
 
 // S = P P^T (n, n): S[i, k] = P_i . P_k, every `tick_every`-th position labelled.
 plot::Heatmap similarity_heatmap(const Array<double>& similarity, std::size_t tick_every);
+
+// One named line of the accuracy figures: a model's accuracy by length, or one measure's
+// accuracy by model.
+struct ModelAccuracy {
+    std::string model;
+    std::vector<double> accuracy;
+};
+
+// Per model (x axis, labelled by name), each measure's accuracy (measures[m].accuracy[k]
+// for models[k]) as a line with markers, and a reference line at `chance`.
+plot::LinePlot accuracy_by_model_plot(const std::vector<std::string>& models, const std::vector<ModelAccuracy>& measures,
+                                      double chance, const std::string& title);
+
+// Per-token accuracy against the test length (lengths[k] for accuracy[k]), one line per
+// model, a vertical line at the longest training length and a reference line at `chance`.
+plot::LinePlot accuracy_by_length_plot(const std::vector<std::size_t>& lengths, const std::vector<ModelAccuracy>& models,
+                                       std::size_t longest_trained, double chance, const std::string& title);
 
 }  // namespace attn::ch06

@@ -1,10 +1,15 @@
 // Chapter 06, positional encoding: self-attention does not know where a word stands. Part 1
 // reads "dog bites man" and "man bites dog" with one random self-attention layer, without and
 // with positions (6.3); part 2 draws the sinusoidal table (6.1), a few of its columns and the
-// similarity of its codes, and checks that moving every position by delta is one rotation (6.2).
+// similarity of its codes, and checks that moving every position by delta is one rotation (6.2);
+// part 3 trains self-attention without positions, with sinusoidal and with learned positions
+// on a task that needs order (answer with the previous letter), and part 4 tests the three on
+// sequences longer than any seen in training.
 #include "chapters/04_self_attention/self_attention.hpp"
 #include "chapters/06_positional_encoding/add_positions.hpp"
+#include "chapters/06_positional_encoding/expected_ranges.hpp"
 #include "chapters/06_positional_encoding/figures.hpp"
+#include "chapters/06_positional_encoding/order_comparison.hpp"
 #include "chapters/06_positional_encoding/position_rotation.hpp"
 #include "chapters/06_positional_encoding/sinusoidal_encoding.hpp"
 #include "common/autodiff/ops.hpp"
@@ -18,6 +23,9 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
 
 using namespace attn;
 using namespace attn::ch06;
@@ -25,6 +33,9 @@ using namespace attn::ch06;
 namespace {
 
 const std::string chapter_dir = "06_positional_encoding";
+
+// Training steps of each position tagger (parts 3 and 4); --steps replaces them.
+int tagger_steps(bool quick) { return quick ? 300 : 3000; }
 
 double largest_difference(const Array<double>& a, const Array<double>& b) { return xt::amax(xt::abs(a - b))(); }
 
@@ -116,14 +127,118 @@ TableFacts draw_the_table(const std::filesystem::path& out) {
     return facts;
 }
 
+// ---- 3. An order task: without positions, with sinusoidal ones, with learned ones.
+struct TrainedTagger {
+    Positions positions;
+    std::vector<OrderScore> by_length;   // test lengths 1, 2, ..., longest_test
+    double loss;
+    std::unique_ptr<PositionTagger> model;
+};
+
+const std::size_t longest_test = 40;   // part 4 tests lengths task.longest + 1 .. longest_test
+const std::vector<Positions> all_positions = {Positions::none, Positions::sinusoidal, Positions::learned};
+
+std::string letters_of(const PreviousTokenTask& task, const xt::xarray<std::int64_t>& row, std::size_t n) {
+    std::string text;
+    for (std::size_t i = 0; i < n; ++i) text += token_name(task, row(i)) + (i + 1 < n ? " " : "");
+    return text;
+}
+
+std::vector<TrainedTagger> compare_positions(const RunSettings& run, const PreviousTokenTask& task,
+                                             const std::vector<TokenBatch>& test) {
+    const TaggerSizes sizes;
+    Recipe recipe;
+    recipe.steps = run.steps;
+    std::printf("\n3. The previous-letter task: sequences of %zu-%zu letters (a-%c), and at each position the letter just\n"
+                "   before it (\"^\" at position 0): \"c a b b\" -> \"^ c a b\", %zu classes. Each model is a letter embedding\n"
+                "   (d %zu), then positions: none, sinusoidal (6.3), or a learned table of %zu rows added the same way\n"
+                "   (sqrt(d) X + L[i]; a position i >= %zu, never seen in training, uses row %zu); then x +\n"
+                "   MultiHeadAttention(x, x, x) (%zu heads, padding masked) and the same head (Linear %zu, ReLU, Linear %zu).\n"
+                "   Adam lr %g, clip %g, %d steps of %zu sequences of random lengths %zu-%zu, the same batches and the\n"
+                "   same initial seed for every model; tested on %zu sequences of each length 1-%zu:\n",
+                task.shortest, task.longest, static_cast<char>('a' + task.letters - 1), task.classes(), sizes.d_model,
+                sizes.learned_positions, sizes.learned_positions, sizes.learned_positions - 1, sizes.heads, sizes.hidden,
+                task.classes(), recipe.lr, recipe.clip, recipe.steps, recipe.batch, task.shortest, task.longest,
+                test.front().lengths.size(), task.longest);
+    std::vector<TrainedTagger> trained;
+    for (const Positions positions : all_positions) {
+        Rng init(run.seed);
+        auto model = std::make_unique<PositionTagger>(task, positions, sizes, init);
+        const Stopwatch clock;
+        const double loss = train_position_tagger(*model, task, recipe, run.seed + 1);
+        std::vector<OrderScore> by_length = score_by_length(*model, test, task.longest);
+        const OrderScore seen = total(by_length, 0, task.longest);
+        std::printf("   %-12s %5zu parameters, trained in %5.1f s, loss %.3f; accuracy per token %.3f, per sequence %.3f\n",
+                    positions_name(positions).c_str(), model->parameter_count(), clock.seconds(), loss,
+                    seen.token_accuracy(), seen.sequence_accuracy());
+        trained.push_back({positions, std::move(by_length), loss, std::move(model)});
+    }
+    // One test sequence through the three models.
+    const TokenBatch& example = test[11];
+    std::printf("\n   a test sequence of 12 letters   %s\n", letters_of(task, xt::view(example.tokens, 0), 12).c_str());
+    std::printf("   the right answers               %s\n", letters_of(task, xt::view(example.targets, 0), 12).c_str());
+    for (const TrainedTagger& t : trained) {
+        const TokenBatch one = label_token_batch(task, {std::vector<std::int64_t>(example.tokens.begin(),
+                                                                                   example.tokens.begin() + 12)});
+        const Array<float> scores = (*t.model)(one).value();
+        const xt::xarray<std::int64_t> predicted = xt::argmax(scores, 2);
+        std::printf("   %-31s %s\n", (positions_name(t.positions) + " answers").c_str(),
+                    letters_of(task, xt::view(predicted, 0), 12).c_str());
+    }
+    return trained;
+}
+
+// ---- 4. Longer than anything seen in training.
+void show_extrapolation(const PreviousTokenTask& task, const std::vector<TrainedTagger>& trained, double chance,
+                        const std::filesystem::path& out) {
+    std::printf("\n4. The same models on sequences longer than any seen in training (lengths %zu-%zu; the learned table\n"
+                "   has no row for positions %zu-%zu, which all use row %zu):\n"
+                "   %-12s  accuracy per token (per sequence)         at the unseen positions\n"
+                "   %-12s  lengths 1-%zu      lengths %zu-%zu            %zu-%zu only\n",
+                task.longest + 1, longest_test, task.longest, longest_test - 1, task.longest - 1, "", "", task.longest,
+                task.longest + 1, longest_test, task.longest, longest_test - 1);
+    for (const TrainedTagger& t : trained) {
+        const OrderScore seen = total(t.by_length, 0, task.longest), beyond = total(t.by_length, task.longest, longest_test);
+        std::printf("   %-12s  %.3f (%.3f)      %.3f (%.3f)            %.3f\n", positions_name(t.positions).c_str(),
+                    seen.token_accuracy(), seen.sequence_accuracy(), beyond.token_accuracy(), beyond.sequence_accuracy(),
+                    beyond.unseen_accuracy());
+    }
+    std::printf("\n   per-token accuracy by length:\n   %-12s", "length");
+    for (std::size_t n = 26; n <= longest_test; n += 2) std::printf(" %5zu", n);
+    std::printf("\n");
+    std::vector<std::size_t> lengths;
+    for (std::size_t n = 1; n <= longest_test; ++n) lengths.push_back(n);
+    std::vector<ModelAccuracy> lines;
+    for (const TrainedTagger& t : trained) {
+        ModelAccuracy line{positions_name(t.positions), {}};
+        for (const OrderScore& score : t.by_length) line.accuracy.push_back(score.token_accuracy());
+        std::printf("   %-12s", line.model.c_str());
+        for (std::size_t n = 26; n <= longest_test; n += 2) std::printf(" %5.3f", line.accuracy[n - 1]);
+        std::printf("\n");
+        lines.push_back(std::move(line));
+    }
+    plot::save_and_report(accuracy_by_length_plot(lengths, lines, task.longest, chance,
+                                                  "Previous letter: accuracy by length (trained on lengths 1-" +
+                                                      std::to_string(task.longest) + ")"),
+                          out, "accuracy_by_length");
+}
+
 int run(int argc, char** argv) {
     RunSettings run;
     CommandLine cli(argc > 0 ? std::filesystem::path(argv[0]).filename().string() : "ch06",
                     "positional encoding: self-attention reads \"dog bites man\" and \"man bites dog\" alike until "
-                    "positions are added; the sinusoidal table, its similarity and its rotation property");
+                    "positions are added; the sinusoidal table, its similarity and its rotation property; "
+                    "self-attention without, with sinusoidal and with learned positions on an order task, on the "
+                    "training lengths and beyond");
+    bool print_ranges = false;
     add_standard_flags(cli, run, chapter_dir);
+    cli.flag("ranges", &print_ranges, "print the table of expected results (for the lesson) and stop");
     if (!cli.parse(argc, argv)) return 0;
-    finish_standard_flags(cli, run, chapter_dir, 0, 0);
+    if (print_ranges) {
+        std::cout << ranges_markdown(expected_ranges());
+        return 0;
+    }
+    finish_standard_flags(cli, run, chapter_dir, tagger_steps(false), tagger_steps(true));
     const std::filesystem::path out = run.out;
     Summary summary(chapter_dir, run);
     const Stopwatch clock;
@@ -141,6 +256,48 @@ int run(int argc, char** argv) {
     summary.metric("code_length_error", "largest |P_i . P_i - d/2|", table.length_error, 0.0, 1e-12);
     summary.metric("similarity_shift_error", "largest |P_(i+1) . P_(k+1) - P_i . P_k|", table.shift_error, 0.0, 1e-12);
     summary.metric("rotation_error", "largest |P[i + delta] - P[i] R(delta)|", table.rotation_error, 0.0, 1e-11);
+
+    // Ranges hold at the chapter's own settings only.
+    const Ranges order_ranges =
+        cli.given("steps") ? Ranges{} : rows_for(expected_ranges(), run.quick ? "previous letter --quick" : "previous letter");
+    const PreviousTokenTask task;
+    Rng test_rng(run.seed + 1000);
+    const std::vector<TokenBatch> test = make_test_sets(task, 50, 1, longest_test, test_rng);
+    const std::vector<TrainedTagger> trained = compare_positions(run, task, test);
+    const double chance = 1.0 / static_cast<double>(task.letters);
+    std::printf("   (chance: %.3f per token, a letter of the sequence picked at random; without positions a model can\n"
+                "   still do better on short sequences, where few letters are candidates)\n",
+                chance);
+    show_extrapolation(task, trained, chance, out);
+    // "1-30", "31-40", "30-39": the training lengths, the longer test lengths, the unseen positions.
+    const std::string seen_lengths = std::to_string(task.shortest) + "-" + std::to_string(task.longest);
+    const std::string longer_lengths = std::to_string(task.longest + 1) + "-" + std::to_string(longest_test);
+    const std::string unseen_positions = std::to_string(task.longest) + "-" + std::to_string(longest_test - 1);
+    std::vector<std::string> names;
+    ModelAccuracy per_token{"per token, lengths " + seen_lengths, {}},
+        per_sequence{"per whole sequence, lengths " + seen_lengths, {}},
+        unseen{"per token at the unseen positions " + unseen_positions, {}};
+    for (const TrainedTagger& t : trained) {
+        const OrderScore seen = total(t.by_length, 0, task.longest), beyond = total(t.by_length, task.longest, longest_test);
+        const std::string name = positions_name(t.positions);
+        const std::string key = t.positions == Positions::none ? "none" : name;
+        names.push_back(name);
+        per_token.accuracy.push_back(seen.token_accuracy());
+        per_sequence.accuracy.push_back(seen.sequence_accuracy());
+        unseen.accuracy.push_back(beyond.unseen_accuracy());
+        add_metric(summary, order_ranges, "token_accuracy_" + key, name + ": accuracy per token, lengths " + seen_lengths,
+                   seen.token_accuracy());
+        add_metric(summary, order_ranges, "sequence_accuracy_" + key, name + ": accuracy per sequence, lengths " + seen_lengths,
+                   seen.sequence_accuracy());
+        add_metric(summary, order_ranges, "longer_token_accuracy_" + key, name + ": accuracy per token, lengths " + longer_lengths,
+                   beyond.token_accuracy());
+        add_metric(summary, order_ranges, "unseen_position_accuracy_" + key,
+                   name + ": accuracy per token, positions " + unseen_positions, beyond.unseen_accuracy());
+        summary.setting("parameters_" + key, static_cast<double>(t.model->parameter_count()));
+    }
+    plot::save_and_report(accuracy_by_model_plot(names, {per_token, per_sequence, unseen}, chance,
+                                                 "Previous letter: test accuracy of the three models"),
+                          out, "accuracy_by_positions");
 
     const std::filesystem::path written = summary.finish(out, clock.seconds());
     std::cout << "  wrote " << written.string() << "\n";
