@@ -78,9 +78,13 @@ plot::LinePlot accuracy_by_model_plot(const std::vector<std::string>& models, co
         x.push_back(static_cast<double>(k));   // evenly spaced, labelled with the model
         plot.x_tick_labels.push_back(models[k]);
     }
-    for (const ModelAccuracy& measure : measures) {
-        plot::Series series{measure.model, x, measure.accuracy};
-        series.markers = true;
+    // Points, not lines: nothing lies between two models. Each measure is nudged sideways a
+    // little, so that equal values (1 and 1) stay visible side by side.
+    for (std::size_t m = 0; m < measures.size(); ++m) {
+        const double nudge = 0.06 * (static_cast<double>(m) - 0.5 * static_cast<double>(measures.size() - 1));
+        plot::Series series{measures[m].model, x, measures[m].accuracy};
+        for (double& position : series.x) position += nudge;
+        series.points = true;
         plot.series.push_back(series);
     }
     plot::Series guess{"chance (1 / letters)", {x.front(), x.back()}, {chance, chance}};
