@@ -15,6 +15,7 @@ Var<T> add_positions(const Var<T>& X) {
     // TODO(06.3): return sqrt(d) X + P[0:n] (6.3), P the sinusoidal table of 06.1 as a
     //             constant (no gradient into it), added to every batch entry. Refuse
     //             (std::invalid_argument) an X that is not (batch, n, d) with d even.
+    //             X.shape() gives its shape; constant<T>(table) makes a Var without gradient.
     //             Hint: ./course hint 06.3
     COURSE_TODO("06.3");
 }

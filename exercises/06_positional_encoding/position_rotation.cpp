@@ -16,7 +16,7 @@ Array<T> position_rotation(std::ptrdiff_t delta, std::size_t d) {
     //             (row vectors): zero except one 2x2 rotation by delta w_j on the diagonal
     //             block of each pair j, laid out so that the row vector [sin x, cos x] times
     //             the block is [sin(x + a), cos(x + a)]. Refuse (std::invalid_argument) a d
-    //             that is odd or zero.
+    //             that is odd or zero. Start from Array<T> R = xt::zeros<T>({d, d});
     //             Hint: ./course hint 06.2
     COURSE_TODO("06.2");
 }
