@@ -251,8 +251,10 @@ int run(int argc, char** argv) {
     // Exact facts rather than measurements: a correct implementation lands inside whatever the seed.
     summary.metric("order_difference_without_positions", "largest change of a word's output between orders, no positions",
                    order.without_positions, 0.0, 1e-12);
+    // Its size depends on the random layer (0.057 to 0.53 over seeds 1, 2, 3 and 42), so the
+    // range is a floor: with positions added, the order must change the outputs.
     summary.metric("order_difference_with_positions", "largest change of a word's output between orders, positions",
-                   order.with_positions);
+                   order.with_positions, 0.01, 10.0);
     summary.metric("code_length_error", "largest |P_i . P_i - d/2|", table.length_error, 0.0, 1e-12);
     summary.metric("similarity_shift_error", "largest |P_(i+1) . P_(k+1) - P_i . P_k|", table.shift_error, 0.0, 1e-12);
     summary.metric("rotation_error", "largest |P[i + delta] - P[i] R(delta)|", table.rotation_error, 0.0, 1e-11);
