@@ -1,0 +1,37 @@
+// Exercise 07.5: beam search, equation (7.6).
+#pragma once
+#include "common/autodiff/var.hpp"
+#include "common/tensor.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+namespace attn::ch07 {
+
+// One decoder step over the hypotheses alive at this step (one row each, for one source
+// sentence): previous_tokens (rows) is each row's last token, parents (rows) the row of the
+// previous step each one extends, so that the model can reorder its state (caches) before
+// stepping. Returns the scores (logits) of the next token, (rows, vocab). The first call has
+// one row, <bos>, and parents {0}.
+template <class T>
+using BeamStep = std::function<Var<T>(const IndexVector& previous_tokens, const std::vector<std::size_t>& parents)>;
+
+struct Hypothesis {
+    std::vector<std::int64_t> tokens;   // without <bos>, ending with <eos> if it finished
+    double log_probability = 0;         // sum over its tokens (eos included) of log p(token | prefix)
+};
+
+// Keeps the beam_size best prefixes by total log-probability at each step: every alive
+// prefix is extended by every token, score(prefix + v) = score(prefix) + log p(v | prefix),
+// and the best beam_size extensions survive; one that ends in <eos> is finished and
+// leaves the beam.                                                                      (7.6)
+// Stops when beam_size hypotheses have finished, or no alive prefix can still beat the
+// best finished one (log-probabilities only fall), or after max_len tokens (prefixes
+// still alive then count as they are). Returns the hypothesis of highest log_probability.
+// beam_size 1 is greedy decoding. Throws std::invalid_argument if beam_size or max_len is 0.
+template <class T>
+Hypothesis beam_search(const BeamStep<T>& step, std::size_t beam_size, std::size_t max_len, std::int64_t bos_id,
+                       std::int64_t eos_id);
+
+}  // namespace attn::ch07
