@@ -135,7 +135,7 @@ std::string line_plot_command(const LinePlot& plot, const std::string& name) {
         const std::string colour = gp_quote(series.reference ? "#888888" : hex_colour(colour_of(colour_index)));
         // Reference points are open rings, larger than the markers, so that a model's point on
         // the same spot still shows inside its ring.
-        const std::string points = series.reference ? "with points pt 6 ps 2.4 lw 1.5" : "with points pt 7 ps 0.9";
+        const std::string points = series.reference ? "with points pt 6 ps 2.4 lw 1.5" : "with points pt 7 ps 1.4";
         std::string style = series.points    ? points
                             : series.markers ? "with linespoints lw 2 pt 7 ps 1.3"
                                              : "with lines lw 2";

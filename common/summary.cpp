@@ -3,6 +3,7 @@
 
 #include "common/files.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -71,15 +72,23 @@ bool Summary::all_in_range() const {
 std::filesystem::path Summary::finish(const std::filesystem::path& dir, double seconds) {
     setting("seconds", seconds);
     std::cout << "\nSummary (" << chapter_ << ")\n";
+    // One column for the values: every label padded to the widest (in characters, not bytes).
+    const auto glyphs = [](const std::string& text) {
+        std::size_t count = 0;
+        for (const unsigned char c : text) count += (c & 0xC0) != 0x80;
+        return count;
+    };
+    std::size_t width = 0;
+    for (const Metric& m : metrics_) width = std::max(width, glyphs(m.label));
     for (const Metric& m : metrics_) {
-        char line[256];
+        const std::string label = m.label + std::string(width - glyphs(m.label), ' ');
+        char line[160];
         if (m.ranged)
-            std::snprintf(line, sizeof line, "  %-44s %10.4g  %s (a correct implementation: %.6g to %.6g)\n",
-                          m.label.c_str(), m.value, m.ok() ? "ok " : "OUT", m.lo, m.hi);
+            std::snprintf(line, sizeof line, " %10.4g  %s (a correct implementation: %.6g to %.6g)\n", m.value,
+                          m.ok() ? "ok " : "OUT", m.lo, m.hi);
         else
-            std::snprintf(line, sizeof line, "  %-44s %10.4g      (no reference range for these settings)\n",
-                          m.label.c_str(), m.value);
-        std::cout << line;
+            std::snprintf(line, sizeof line, " %10.4g      (no reference range for these settings)\n", m.value);
+        std::cout << "  " << label << line;
     }
 
     std::ostringstream json;
@@ -106,6 +115,19 @@ Ranges rows_for(const RangeTable& table, const std::string& settings) {
     for (const ExpectedRange& row : table)
         if (row.settings == settings) rows.emplace(row.metric, row);
     return rows;
+}
+
+bool parse_chapter_flags(CommandLine& cli, RunSettings& run, int argc, char** argv, const std::string& chapter_dir,
+                         const RangeTable& ranges, int default_steps, int quick_steps) {
+    bool print_ranges = false;
+    cli.flag("ranges", &print_ranges, "print the table of expected results (for the lesson) and stop");
+    if (!cli.parse(argc, argv)) return false;
+    if (print_ranges) {
+        std::cout << ranges_markdown(ranges);
+        return false;
+    }
+    finish_standard_flags(cli, run, chapter_dir, default_steps, quick_steps);
+    return true;
 }
 
 std::string ranges_markdown(const RangeTable& table) {

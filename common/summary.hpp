@@ -62,6 +62,12 @@ using Ranges = std::map<std::string, ExpectedRange>;   // metric -> its row, for
 Ranges rows_for(const RangeTable& table, const std::string& settings);
 // The table in markdown, for the lessons: | metric | settings | range | untrained model |
 std::string ranges_markdown(const RangeTable& table);
+// The command line of a chapter with one table of expected results: binds --ranges after
+// the flags already bound (add_standard_flags and the chapter's own), parses, and fills in
+// the standard settings (finish_standard_flags). Returns false when the program should stop
+// at once: after --help, or after printing the table for --ranges.
+bool parse_chapter_flags(CommandLine& cli, RunSettings& run, int argc, char** argv, const std::string& chapter_dir,
+                         const RangeTable& ranges, int default_steps, int quick_steps);
 // Adds a metric to the summary with its range if `ranges` has one, without otherwise.
 void add_metric(Summary& summary, const Ranges& ranges, const std::string& key, const std::string& label, double value);
 

@@ -395,20 +395,14 @@ int run(int argc, char** argv) {
                     "self-attention: the worked example, permutation equivariance, local and graph masks, image patches, "
                     "the cost against n, counting tokens with self-attention, a GRU and convolutions, and counting "
                     "colours in an image");
-    bool no_cost = false, print_ranges = false;
+    bool no_cost = false;
     TaggerSizes sizes;
     int conv_channels = static_cast<int>(sizes.conv_channels);
     add_standard_flags(cli, run, chapter_dir);
     cli.flag("no-cost", &no_cost, "skip the cost measurements of part 3");
     cli.option("conv-channels", &conv_channels,
                "channels of each convolution in part 4 (more than the matched budget; printed without ranges)", 1, 1024);
-    cli.flag("ranges", &print_ranges, "print the table of expected results (for the lesson) and stop");
-    if (!cli.parse(argc, argv)) return 0;
-    if (print_ranges) {
-        std::cout << ranges_markdown(expected_ranges());
-        return 0;
-    }
-    finish_standard_flags(cli, run, chapter_dir, counting_steps(false), counting_steps(true));
+    if (!parse_chapter_flags(cli, run, argc, argv, chapter_dir, expected_ranges(), counting_steps(false), counting_steps(true))) return 0;
     const std::filesystem::path out = run.out;
     Summary summary(chapter_dir, run);
     const Stopwatch clock;

@@ -177,15 +177,8 @@ int run(int argc, char** argv) {
                     "multi-head attention: the shapes through one forward pass, the parameter count, the weights "
                     "of every head of a random layer over a sentence, and 1, 2, 4 or 8 heads at one parameter budget "
                     "on a task that needs two relations at once");
-    bool print_ranges = false;
     add_standard_flags(cli, run, chapter_dir);
-    cli.flag("ranges", &print_ranges, "print the table of expected results (for the lesson) and stop");
-    if (!cli.parse(argc, argv)) return 0;
-    if (print_ranges) {
-        std::cout << ranges_markdown(expected_ranges());
-        return 0;
-    }
-    finish_standard_flags(cli, run, chapter_dir, partner_steps(false), partner_steps(true));
+    if (!parse_chapter_flags(cli, run, argc, argv, chapter_dir, expected_ranges(), partner_steps(false), partner_steps(true))) return 0;
     const std::filesystem::path out = run.out;
     Summary summary(chapter_dir, run);
     const Stopwatch clock;

@@ -64,32 +64,38 @@ plot::Heatmap similarity_heatmap(const Array<double>& similarity, std::size_t ti
                           "position i", "P_i . P_k", tick_every);
 }
 
-plot::LinePlot accuracy_by_model_plot(const std::vector<std::string>& models, const std::vector<ModelAccuracy>& measures,
-                                      double chance, const std::string& title) {
+// The chance level, drawn alike in both accuracy figures: dashed, in the colour after the models'.
+plot::Series chance_line(double from, double to, double chance, std::size_t models) {
+    plot::Series guess{"chance (1 / letters)", {from, to}, {chance, chance}};
+    guess.dashed = true;
+    guess.colour = static_cast<int>(models);
+    return guess;
+}
+
+plot::LinePlot accuracy_by_measure_plot(const std::vector<std::string>& measures, const std::vector<ModelAccuracy>& models,
+                                        double chance, const std::string& title) {
     plot::LinePlot plot;
     plot.title = title;
-    plot.xlabel = "positions added to the letters";
+    plot.xlabel = "accuracy per token or per whole sequence, on the trained lengths or at unseen positions";
     plot.ylabel = "test accuracy";
     plot.y_min = 0.0;
     plot.y_max = 1.35;             // room above 1 for the legend
     plot.legend = "top left";
     std::vector<double> x;
-    for (std::size_t k = 0; k < models.size(); ++k) {
-        x.push_back(static_cast<double>(k));   // evenly spaced, labelled with the model
-        plot.x_tick_labels.push_back(models[k]);
+    for (std::size_t k = 0; k < measures.size(); ++k) {
+        x.push_back(static_cast<double>(k));   // evenly spaced, labelled with the measure
+        plot.x_tick_labels.push_back(measures[k]);
     }
-    // Points, not lines: nothing lies between two models. Each measure is nudged sideways a
+    // Markers, not lines: nothing lies between two measures. Each model is nudged sideways a
     // little, so that equal values (1 and 1) stay visible side by side.
-    for (std::size_t m = 0; m < measures.size(); ++m) {
-        const double nudge = 0.06 * (static_cast<double>(m) - 0.5 * static_cast<double>(measures.size() - 1));
-        plot::Series series{measures[m].model, x, measures[m].accuracy};
+    for (std::size_t m = 0; m < models.size(); ++m) {
+        const double nudge = 0.08 * (static_cast<double>(m) - 0.5 * static_cast<double>(models.size() - 1));
+        plot::Series series{models[m].model, x, models[m].accuracy};
         for (double& position : series.x) position += nudge;
         series.points = true;
         plot.series.push_back(series);
     }
-    plot::Series guess{"chance (1 / letters)", {x.front(), x.back()}, {chance, chance}};
-    guess.reference = true;
-    plot.series.push_back(guess);
+    plot.series.push_back(chance_line(x.front() - 0.3, x.back() + 0.3, chance, models.size()));
     return plot;
 }
 
@@ -112,11 +118,8 @@ plot::LinePlot accuracy_by_length_plot(const std::vector<std::size_t>& lengths, 
     const double edge = static_cast<double>(longest_trained) + 0.5;   // between the last trained length and the first new one
     plot::Series trained{"longest training length", {edge, edge}, {0.0, 1.0}};
     trained.reference = true;
-    plot::Series guess{"chance (1 / letters)", {x.front(), x.back()}, {chance, chance}};
-    guess.dashed = true;
-    guess.colour = static_cast<int>(models.size());   // its own colour, after the models'
     plot.series.push_back(trained);
-    plot.series.push_back(guess);
+    plot.series.push_back(chance_line(x.front(), x.back(), chance, models.size()));
     return plot;
 }
 

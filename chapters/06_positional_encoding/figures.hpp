@@ -21,17 +21,17 @@ plot::LinePlot encoding_curves(const Array<double>& P, const std::vector<std::si
 // S = P P^T (n, n): S[i, k] = P_i . P_k, every `tick_every`-th position labelled.
 plot::Heatmap similarity_heatmap(const Array<double>& similarity, std::size_t tick_every);
 
-// One named line of the accuracy figures: a model's accuracy by length, or one measure's
-// accuracy by model.
+// One model's line in the accuracy figures: its accuracy by length, or by measure.
 struct ModelAccuracy {
     std::string model;
     std::vector<double> accuracy;
 };
 
-// Per model (x axis, labelled by name), each measure's accuracy (measures[m].accuracy[k]
-// for models[k]) as a line with markers, and a reference line at `chance`.
-plot::LinePlot accuracy_by_model_plot(const std::vector<std::string>& models, const std::vector<ModelAccuracy>& measures,
-                                      double chance, const std::string& title);
+// Per measure (x axis, labelled by name), each model's accuracy (models[m].accuracy[k] for
+// measures[k]) as points in the model's colour -- the same colours as in
+// accuracy_by_length_plot -- and a reference line at `chance`.
+plot::LinePlot accuracy_by_measure_plot(const std::vector<std::string>& measures, const std::vector<ModelAccuracy>& models,
+                                        double chance, const std::string& title);
 
 // Per-token accuracy against the test length (lengths[k] for accuracy[k]), one line per
 // model, a vertical line at the longest training length and a reference line at `chance`.

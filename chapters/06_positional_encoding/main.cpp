@@ -230,15 +230,8 @@ int run(int argc, char** argv) {
                     "positions are added; the sinusoidal table, its similarity and its rotation property; "
                     "self-attention without, with sinusoidal and with learned positions on an order task, on the "
                     "training lengths and beyond");
-    bool print_ranges = false;
     add_standard_flags(cli, run, chapter_dir);
-    cli.flag("ranges", &print_ranges, "print the table of expected results (for the lesson) and stop");
-    if (!cli.parse(argc, argv)) return 0;
-    if (print_ranges) {
-        std::cout << ranges_markdown(expected_ranges());
-        return 0;
-    }
-    finish_standard_flags(cli, run, chapter_dir, tagger_steps(false), tagger_steps(true));
+    if (!parse_chapter_flags(cli, run, argc, argv, chapter_dir, expected_ranges(), tagger_steps(false), tagger_steps(true))) return 0;
     const std::filesystem::path out = run.out;
     Summary summary(chapter_dir, run);
     const Stopwatch clock;
@@ -275,18 +268,15 @@ int run(int argc, char** argv) {
     const std::string seen_lengths = std::to_string(task.shortest) + "-" + std::to_string(task.longest);
     const std::string longer_lengths = std::to_string(task.longest + 1) + "-" + std::to_string(longest_test);
     const std::string unseen_positions = std::to_string(task.longest) + "-" + std::to_string(longest_test - 1);
-    std::vector<std::string> names;
-    ModelAccuracy per_token{"per token, lengths " + seen_lengths, {}},
-        per_sequence{"per whole sequence, lengths " + seen_lengths, {}},
-        unseen{"per token at the unseen positions " + unseen_positions, {}};
+    // Short enough for tick labels; the x label says what they mean.
+    const std::vector<std::string> measures{"per token, " + seen_lengths, "per sequence, " + seen_lengths,
+                                            "per token, pos. " + unseen_positions};
+    std::vector<ModelAccuracy> by_measure;
     for (const TrainedTagger& t : trained) {
         const OrderScore seen = total(t.by_length, 0, task.longest), beyond = total(t.by_length, task.longest, longest_test);
         const std::string name = positions_name(t.positions);
         const std::string key = t.positions == Positions::none ? "none" : name;
-        names.push_back(name);
-        per_token.accuracy.push_back(seen.token_accuracy());
-        per_sequence.accuracy.push_back(seen.sequence_accuracy());
-        unseen.accuracy.push_back(beyond.unseen_accuracy());
+        by_measure.push_back({name, {seen.token_accuracy(), seen.sequence_accuracy(), beyond.unseen_accuracy()}});
         add_metric(summary, order_ranges, "token_accuracy_" + key, name + ": accuracy per token, lengths " + seen_lengths,
                    seen.token_accuracy());
         add_metric(summary, order_ranges, "sequence_accuracy_" + key, name + ": accuracy per sequence, lengths " + seen_lengths,
@@ -297,7 +287,7 @@ int run(int argc, char** argv) {
                    name + ": accuracy per token, positions " + unseen_positions, beyond.unseen_accuracy());
         summary.setting("parameters_" + key, static_cast<double>(t.model->parameter_count()));
     }
-    plot::save_and_report(accuracy_by_model_plot(names, {per_token, per_sequence, unseen}, chance,
+    plot::save_and_report(accuracy_by_measure_plot(measures, by_measure, chance,
                                                  "Previous letter: test accuracy of the three models"),
                           out, "accuracy_by_positions");
 

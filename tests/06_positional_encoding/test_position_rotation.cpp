@@ -19,6 +19,9 @@ TEST_CASE("06.2 position_rotation" * doctest::test_suite("ch06")) {
         const A R = position_rotation<double>(1, 2);
         REQUIRE_SHAPE(R.shape(), {2, 2});
         const A expected = golden03::t2({{std::cos(1.0), -std::sin(1.0)}, {std::sin(1.0), std::cos(1.0)}});
+        CHECK_MESSAGE(!xt::allclose(R, xt::transpose(expected), 1e-12, 1e-12),
+                      "this is the column-vector block [[cos, sin], [-sin, cos]] = R(-delta): it moves the codes "
+                      "back by delta; with row vectors (P[i] R) the minus sign goes above the diagonal");
         CHECK_ALLCLOSE(R, expected, 1e-15, 1e-15);
     };
     PROPERTY("delta 0 gives the identity") {
