@@ -18,29 +18,8 @@ export COURSE_BUILD_DIR=$scratch/build COURSE_CHECK_TIMEOUT=5
 STUB=exercises/00_foundations/softmax.cpp
 SOLUTION=solutions/00_foundations/softmax.cpp
 
-# expect NAME WANTED_STATUS PATTERN... -- COMMAND...: runs COMMAND; the exit status must be
-# WANTED_STATUS and its output (stdout and stderr) must match every extended regex PATTERN.
-# A PATTERN starting with ! must NOT match.
-expect() {
-    local name=$1 wanted=$2; shift 2
-    local patterns=()
-    while [ "$1" != -- ]; do patterns+=("$1"); shift; done
-    shift
-    local output status
-    output=$("$@" 2>&1)
-    status=$?
-    local ok=1 why=""
-    [ "$status" -eq "$wanted" ] || { ok=0; why="exit status $status, wanted $wanted"; }
-    for pattern in "${patterns[@]}"; do
-        if [[ $pattern == !* ]]; then
-            grep -qE -- "${pattern#!}" <<<"$output" && { ok=0; why="$why; output matches '${pattern#!}'"; }
-        else
-            grep -qE -- "$pattern" <<<"$output" || { ok=0; why="$why; output lacks '$pattern'"; }
-        fi
-    done
-    if [ $ok -eq 1 ]; then passes=$((passes + 1)); echo "ok   $name"
-    else failures=$((failures + 1)); echo "FAIL $name: ${why#; }"; sed 's/^/     | /' <<<"$output" | head -n 30; fi
-}
+# expect NAME STATUS PATTERN... -- COMMAND... (tests/course/expect.sh)
+source "$ROOT/tests/course/expect.sh"
 
 # with_body CODE: the stub of 00.1 with its COURSE_TODO line replaced by CODE.
 with_body() { sed "s|^\( *\)COURSE_TODO(\"00.1\");|\1$1|" "$scratch/.stub" > "$STUB"; }
