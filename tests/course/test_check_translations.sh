@@ -180,6 +180,30 @@ expect "a missing translation fails with --require-all" 1 \
     "^exercises/00_tiny/HINTS.md: has no Chinese translation: write exercises/00_tiny/HINTS.zh.md" -- run --require-all
 restore
 
+# The generator rewrites the generated regions and values of both languages from one run.
+mkdir -p tools/lessons build/bin && cp "$ROOT/tools/lessons/generate" tools/lessons/
+printf 'out/\nbuild/\n' > .gitignore
+cat > build/bin/ch00 <<CHAPTER
+#!/usr/bin/env bash
+echo run >> "$scratch/build/runs.log"
+mkdir -p out && echo '{"accuracy": 0.991}' > out/summary.json
+echo "accuracy 0.991"
+CHAPTER
+chmod +x build/bin/ch00
+expect "generate rewrites the English lesson and its translation" 0 'rewrote chapters/00_tiny/README\.md' \
+    'rewrote chapters/00_tiny/README\.zh\.md' -- python3 tools/lessons/generate
+expect "the chapter ran once for both languages" 0 '^1$' -- grep -c run build/runs.log
+expect "both languages say the new numbers" 0 '^README\.md:2$' '^README\.zh\.md:2$' \
+    -- bash -c 'cd chapters/00_tiny && grep -c "0\.991" README.md README.zh.md'
+expect "and still agree, without a new translation" 0 '^2 translations agree$' -- run
+expect "--check-quick passes when both files say what the code prints" 0 '!no longer say' 'quick blocks match' -- python3 tools/lessons/generate --check-quick
+edit $TWIN 's|-->0.991<!-- /value -->。|-->0.985<!-- /value -->。|'
+expect "--check-quick fails when only the translation says an old number" 1 \
+    '^-.*-->0\.985<!-- /value -->' 'no longer say what the code prints: chapters/00_tiny/README\.zh\.md\.' \
+    -- python3 tools/lessons/generate --check-quick
+restore
+rm -rf "$scratch/build" "$scratch/out" "$scratch/tools" "$scratch/.gitignore"
+
 # The link check accepts the Chinese files: a link to a Chinese heading uses GitHub's anchor,
 # which keeps the CJK characters and drops the full-width punctuation.
 mkdir -p chapters/00_tiny/figures && printf 'png' > chapters/00_tiny/figures/weights.png
