@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Tests of the learner's commands (check, hint, progress, reset, watch) on a scratch copy of
-# the course: the untouched stub, a wrong solution, the right one, code that does not compile,
+# Tests of the learner's commands (check, hint in both languages, progress, reset, watch) on a
+# scratch copy of the course: the untouched stub, a wrong solution, the right one, code that does not compile,
 # runaway code (endless loop, abort, endless printing), and folders a learner moved away.
 # Each case checks the output a learner reads and the exit code. Run by CI (.ci/run); about
 # two minutes, most of it the scratch copy's first build.
@@ -18,29 +18,8 @@ export COURSE_BUILD_DIR=$scratch/build COURSE_CHECK_TIMEOUT=5
 STUB=exercises/00_foundations/softmax.cpp
 SOLUTION=solutions/00_foundations/softmax.cpp
 
-# expect NAME WANTED_STATUS PATTERN... -- COMMAND...: runs COMMAND; the exit status must be
-# WANTED_STATUS and its output (stdout and stderr) must match every extended regex PATTERN.
-# A PATTERN starting with ! must NOT match.
-expect() {
-    local name=$1 wanted=$2; shift 2
-    local patterns=()
-    while [ "$1" != -- ]; do patterns+=("$1"); shift; done
-    shift
-    local output status
-    output=$("$@" 2>&1)
-    status=$?
-    local ok=1 why=""
-    [ "$status" -eq "$wanted" ] || { ok=0; why="exit status $status, wanted $wanted"; }
-    for pattern in "${patterns[@]}"; do
-        if [[ $pattern == !* ]]; then
-            grep -qE -- "${pattern#!}" <<<"$output" && { ok=0; why="$why; output matches '${pattern#!}'"; }
-        else
-            grep -qE -- "$pattern" <<<"$output" || { ok=0; why="$why; output lacks '$pattern'"; }
-        fi
-    done
-    if [ $ok -eq 1 ]; then passes=$((passes + 1)); echo "ok   $name"
-    else failures=$((failures + 1)); echo "FAIL $name: ${why#; }"; sed 's/^/     | /' <<<"$output" | head -n 30; fi
-}
+# expect NAME STATUS PATTERN... -- COMMAND... (tests/course/expect.sh)
+source "$ROOT/tests/course/expect.sh"
 
 # with_body CODE: the stub of 00.1 with its COURSE_TODO line replaced by CODE.
 with_body() { sed "s|^\( *\)COURSE_TODO(\"00.1\");|\1$1|" "$scratch/.stub" > "$STUB"; }
@@ -97,6 +76,26 @@ expect "the first hint" 0 '^Hint 1 of [0-9]+ for 00\.1' -- ./course hint 00.1
 expect "the second hint" 0 '^Hint 2 of [0-9]+ for 00\.1' -- ./course hint 00.1
 expect "an unknown exercise id" 2 'there is no exercise 09\.9' '!awk' -- ./course hint 9.9
 expect "a malformed exercise id" 2 "'x' is not an exercise id" '!awk' -- ./course hint x
+
+# hints in Chinese: --lang, COURSE_LANG, or a zh_* locale in POSIX order; English otherwise,
+# and when a chapter has no Chinese hints yet. A stand-in HINTS.zh.md for chapter 00: the
+# English hints, each marked, so that the language of a hint shown is plain to see.
+sed -E 's/^([0-9]+)\. /\1. 【中文】/' exercises/00_foundations/HINTS.md > exercises/00_foundations/HINTS.zh.md
+rm -f exercises/01_encoder_decoder/HINTS.zh.md
+plain() { env -u COURSE_LANG -u LC_ALL -u LC_MESSAGES -u LANG "$@"; }   # no language chosen
+expect "--lang zh shows the Chinese hint" 0 '^00\.2 的第 1 条提示（共 [0-9]+ 条' '^1\. 【中文】' -- plain ./course hint 00.2 --lang zh
+expect "COURSE_LANG=zh shows the next hint, in Chinese" 0 '^00\.2 的第 2 条提示' '^2\. 【中文】' -- plain COURSE_LANG=zh ./course hint 00.2
+expect "--lang en overrides COURSE_LANG=zh" 0 '^Hint 3 of [0-9]+ for 00\.2' '!【中文】' -- plain COURSE_LANG=zh ./course hint 00.2 --lang en
+expect "a zh_CN locale in LANG gives Chinese" 0 '^1\. 【中文】' -- plain LANG=zh_CN.UTF-8 ./course hint 00.3 --all
+expect "LC_MESSAGES comes before LANG" 0 '^1\. [^【]' '!【中文】' -- plain LC_MESSAGES=en_US.UTF-8 LANG=zh_CN.UTF-8 ./course hint 00.3 --all
+expect "LC_ALL comes before LC_MESSAGES" 0 '^1\. 【中文】' -- plain LC_ALL=zh_TW.UTF-8 LC_MESSAGES=C ./course hint 00.3 --all
+expect "no language chosen: English" 0 '^1\. [^【]' '!【中文】' -- plain ./course hint 00.3 --all
+expect "a chapter without Chinese hints falls back to English with a note" 0 'no Chinese hints for 01\.1 yet' '^Hint 1 of' \
+    -- plain ./course hint 01.1 --lang zh
+expect "an unknown language is one line and exit 2" 2 "--lang 'fr' is not a language of the course" '!awk' -- plain ./course hint 00.1 --lang fr
+expect "a bad COURSE_LANG says where it came from" 2 "COURSE_LANG 'klingon' is not a language" -- plain COURSE_LANG=klingon ./course hint 00.1
+expect "help mentions both languages" 0 'README\.zh\.md' '--lang zh' -- ./course help
+rm -f exercises/00_foundations/HINTS.zh.md && git checkout -q -- exercises
 
 # reset restores the stub from git, and refuses without a terminal unless --yes
 expect "reset without --yes and without a terminal refuses" 1 'add --yes' -- ./course reset 00.1 < /dev/null
