@@ -38,6 +38,19 @@ TEST_CASE("07.1 layer_norm" * doctest::test_suite("ch07")) {
         CHECK_ALLCLOSE(A(xt::view(plain(other, 6).value(), 1)), in_batch, 1e-13, 1e-13);
         CHECK_ALLCLOSE(A(xt::view(plain(alone, 6).value(), 0)), in_batch, 1e-13, 1e-13);
     };
+    PROPERTY("each position has mean 0 and variance 1 over its own features before the scale (variance divided by N, not N - 1)") {
+        // Rows of different sizes and offsets; each one is normalised over its own 6 features.
+        // Exactly, mean(y^2) = var / (var + eps); rtol 1e-4 leaves eps's 1e-5 / var to the
+        // next property and catches N - 1 (a factor 5/6) here.
+        const A x = support::random_array({2, 3, 6}, 2) * 3.0 + 1.5;
+        const A y = plain(x, 6).value();
+        REQUIRE_SHAPE(y.shape(), {2, 3, 6});
+        const A mu = xt::mean(x, {2}, xt::keep_dims);
+        const A centred = x - mu;
+        const A variance = xt::mean(centred * centred, {2});   // divided by 6, not 5
+        CHECK_ALLCLOSE(A(xt::mean(y, {2})), A(xt::zeros<double>({2, 3})), 0.0, 1e-13);
+        CHECK_ALLCLOSE(A(xt::mean(y * y, {2})), A(variance / (variance + 1e-5)), 1e-4, 0.0);
+    };
     PROPERTY("eps is added inside the square root: a constant row becomes 0, and [-a, a] becomes [-a, a] / sqrt(a^2 + eps)") {
         // a = 1e-8: a^2 is far below eps = 1e-5, so y = a / sqrt(a^2 + eps) = 3.16e-6, where eps
         // after the root gives a / (a + eps) = 1e-3 and no eps gives 1 (and 0 / 0 for the
@@ -46,17 +59,6 @@ TEST_CASE("07.1 layer_norm" * doctest::test_suite("ch07")) {
         const A x = golden03::t2({{-a, a}, {4.0, 4.0}});
         const A y = plain(x, 2).value();
         CHECK_ALLCLOSE(y, golden03::t2({{-expected, expected}, {0.0, 0.0}}), 1e-9, 0.0);
-    };
-    PROPERTY("each position has mean 0 and biased variance var / (var + eps) before the scale") {
-        // Rows of different sizes and offsets; each one is normalised over its own 6 features.
-        const A x = support::random_array({2, 3, 6}, 2) * 3.0 + 1.5;
-        const A y = plain(x, 6).value();
-        REQUIRE_SHAPE(y.shape(), {2, 3, 6});
-        const A mu = xt::mean(x, {2}, xt::keep_dims);
-        const A centred = x - mu;
-        const A variance = xt::mean(centred * centred, {2});   // divided by 6, not 5
-        CHECK_ALLCLOSE(A(xt::mean(y, {2})), A(xt::zeros<double>({2, 3})), 0.0, 1e-13);
-        CHECK_ALLCLOSE(A(xt::mean(y * y, {2})), A(variance / (variance + 1e-5)), 1e-12, 0.0);
     };
     PROPERTY("weight scales and bias shifts each feature after the normalisation") {
         const A x = support::random_array({3, 4}, 3), w = support::random_array({4}, 4), b = support::random_array({4}, 5);
