@@ -3,14 +3,19 @@
 // a padded batch, normalised both ways.
 #include "chapters/07_transformer/transformer_layers.hpp"
 #include "common/cli.hpp"
+#include "common/plot.hpp"
+#include "common/progress.hpp"
 #include "common/random.hpp"
 #include "common/runtime.hpp"
+#include "common/summary.hpp"
 
 #include <xtensor/xview.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <vector>
 
 using namespace attn;
 using namespace attn::ch07;
@@ -36,29 +41,59 @@ Array<double> rows_of(const Array<double>& x, std::size_t b, std::size_t length)
 double largest_difference(const Array<double>& a, const Array<double>& b) { return xt::amax(xt::abs(a - b))(); }
 
 // ---- 1. Statistics per position, not per batch.                                       (7.1)
-void compare_normalisations(Rng& rng) {
-    const std::size_t d = 8, long_length = 10, short_length = 3;
+struct NormalisationFacts {
+    std::vector<double> lengths, layer_change, batch_change;   // per padded length
+    double mean_error = 0, variance = 0;                         // of the layer-normalised rows
+};
+
+// A short sentence normalised alone, then in a batch beside a long one of length L (so padded
+// to L): how far its normalised rows move, for each L.
+NormalisationFacts compare_normalisations(Rng& rng) {
+    const std::size_t d = 8, short_length = 3, longest = 40;
     const LayerNorm<double> norm({d});
-    // A short sentence, alone (no padding), and in a batch with a long one (padded to 10).
+    const auto layer_normalised = [&](const Array<double>& x) { return norm(constant<double>(x)).value(); };
     Array<double> short_words = rng.normal_matrix<double>(short_length, d);
     short_words.reshape({1, short_length, d});
-    Array<double> batch = xt::zeros<double>({std::size_t{2}, long_length, d});
-    xt::view(batch, 0) = rng.normal_matrix<double>(long_length, d, 3.0) + 2.0;   // another scale and offset
-    xt::view(batch, 1, xt::range(0, short_length), xt::all()) = xt::view(short_words, 0);
+    // The other sentence has another scale and offset, as a sentence of other words may.
+    const Array<double> long_words = rng.normal_matrix<double>(longest, d, 3.0) + 2.0;
+    NormalisationFacts facts;
+    for (std::size_t length = short_length; length <= longest; ++length) {
+        Array<double> batch = xt::zeros<double>({std::size_t{2}, length, d});
+        xt::view(batch, 0) = xt::view(long_words, xt::range(0, length), xt::all());
+        xt::view(batch, 1, xt::range(0, short_length), xt::all()) = xt::view(short_words, 0);
+        facts.lengths.push_back(static_cast<double>(length));
+        facts.layer_change.push_back(largest_difference(rows_of(layer_normalised(short_words), 0, short_length),
+                                                        rows_of(layer_normalised(batch), 1, short_length)));
+        facts.batch_change.push_back(largest_difference(rows_of(batch_normalised(short_words), 0, short_length),
+                                                        rows_of(batch_normalised(batch), 1, short_length)));
+        if (length == longest) {
+            const Array<double> rows = rows_of(layer_normalised(batch), 1, short_length);
+            facts.mean_error = xt::amax(xt::abs(xt::mean(rows, {1})))();
+            facts.variance = xt::mean(xt::mean(rows * rows, {1}))();
+        }
+    }
+    std::printf("1. A %zu-word sentence normalised alone, then in a batch beside a longer one (padded to its length).\n"
+                "   Largest change of its normalised rows:                  padded to %2.0f   to %2.0f   to %2.0f\n"
+                "     layer normalisation (statistics per position)          %7.3g  %7.3g  %7.3g\n"
+                "     batch statistics (per feature, over every row)         %7.3g  %7.3g  %7.3g\n",
+                short_length, facts.lengths[2], facts.lengths[7], facts.lengths.back(), facts.layer_change[2],
+                facts.layer_change[7], facts.layer_change.back(), facts.batch_change[2], facts.batch_change[7],
+                facts.batch_change.back());
+    std::printf("   After layer normalisation each of its rows has mean 0 (|mean| < 1e-12: %s) and variance %.6f,\n"
+                "   var / (var + eps) with eps 1e-5 inside the square root.\n",
+                facts.mean_error < 1e-12 ? "yes" : "no", facts.variance);
+    return facts;
+}
 
-    const auto layer_normalised = [&](const Array<double>& x) { return norm(constant<double>(x)).value(); };
-    const double layer_change = largest_difference(rows_of(layer_normalised(short_words), 0, short_length),
-                                                   rows_of(layer_normalised(batch), 1, short_length));
-    const double batch_change = largest_difference(rows_of(batch_normalised(short_words), 0, short_length),
-                                                   rows_of(batch_normalised(batch), 1, short_length));
-    std::printf("1. A %zu-word sentence normalised alone, then in a batch beside a %zu-word one (padded to %zu):\n"
-                "   largest change of its normalised rows\n"
-                "     layer normalisation (statistics per position)           %.3g\n"
-                "     batch statistics (per feature, over batch and positions) %.3g\n",
-                short_length, long_length, long_length, layer_change, batch_change);
-    const Array<double> rows = rows_of(layer_normalised(batch), 1, short_length);
-    std::printf("   after layer normalisation each of its rows has mean %.2g and variance %.6f (eps 1e-5 inside the root)\n",
-                xt::amax(xt::abs(xt::mean(rows, {1})))(), xt::mean(xt::mean(rows * rows, {1}))());
+plot::LinePlot normalisation_plot(const NormalisationFacts& facts) {
+    plot::LinePlot figure;
+    figure.title = "A 3-word sentence batched beside a longer one: how far its normalised rows move";
+    figure.xlabel = "length of the batch (the sentence padded to it)";
+    figure.ylabel = "largest change of a normalised value";
+    figure.series = {{"batch statistics", facts.lengths, facts.batch_change},
+                     {"layer normalisation", facts.lengths, facts.layer_change}};
+    figure.legend = "center right";
+    return figure;
 }
 
 int run(int argc, char** argv) {
@@ -67,10 +102,22 @@ int run(int argc, char** argv) {
                     "the Transformer: layer normalisation against batch statistics on a padded batch");
     add_standard_flags(cli, run, chapter_dir);
     if (!cli.parse(argc, argv)) return 0;
-    finish_standard_flags(cli, run, chapter_dir, 0, 0);
+    finish_standard_flags(cli, run, chapter_dir, 0, 0);   // nothing is trained yet
     std::cout << "Chapter 07: the Transformer (" << code_name(run) << ", seed " << run.seed << ")\n";
+    const std::filesystem::path out = run.out;
+    Summary summary(chapter_dir, run);
+    const Stopwatch clock;
     Rng rng(run.seed);
-    compare_normalisations(rng);
+    const NormalisationFacts facts = compare_normalisations(rng);
+    plot::save_and_report(normalisation_plot(facts), out, "layer_vs_batch_statistics");
+    // Exact facts rather than measurements: they hold whatever the seed.
+    summary.metric("layer_norm_change", "largest change of a layer-normalised row when the batch changes",
+                   *std::max_element(facts.layer_change.begin(), facts.layer_change.end()), 0.0, 1e-12);
+    // A floor: batch statistics must move the rows (their size depends on the random words).
+    summary.metric("batch_statistics_change", "largest change of a row under batch statistics, batch of length 10",
+                   facts.batch_change[7], 0.1, 1e3);
+    const std::filesystem::path written = summary.finish(out, clock.seconds());
+    std::cout << "  wrote " << written.string() << "\n";
     return 0;
 }
 
