@@ -49,6 +49,16 @@ TEST_CASE("07.2 encoder_layer" * doctest::test_suite("ch07")) {
             CHECK_ALLCLOSE(out, expected, 1e-12, 1e-13);
         }
     };
+    PROPERTY("post-norm: with norm2's weight 1, every output row has mean mean(norm2.bias) and variance near 1") {
+        // The block's last step normalises each position (7.2): whatever came before, the row
+        // (y - bias) has mean 0 and variance var / (var + eps).
+        GoldenEncoderLayer golden(NormPlacement::post);
+        golden.layer.norm2.weight.value().fill(1.0);
+        const A out = attn::ch07::encoder_layer(golden.layer, attn::constant<double>(x), padding).output.value();
+        const A centred = out - golden.layer.norm2.bias.value();
+        CHECK_ALLCLOSE(A(xt::mean(centred, {2})), A(xt::zeros<double>({2, 5})), 0.0, 1e-12);
+        CHECK_ALLCLOSE(A(xt::mean(centred * centred, {2})), A(xt::ones<double>({2, 5})), 1e-3, 0.0);
+    };
     PROPERTY("with self-attention silenced, the feed-forward sub-layer is linear2(relu(linear1(.))) at every position") {
         // post-norm: h = norm1(x), out = norm2(h + FFN(h));  pre-norm: out = x + FFN(norm2(x)).
         for (NormPlacement norm : {NormPlacement::post, NormPlacement::pre}) {

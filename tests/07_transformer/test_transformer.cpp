@@ -58,4 +58,17 @@ TEST_CASE("Transformer forward" * doctest::test_suite("ch07")) {
         const A normalised = (encoded.memory.value() - norm.bias.value()) / norm.weight.value();
         CHECK_ALLCLOSE(A(xt::mean(normalised, {2})), A(xt::zeros<double>({2, 6})), 0.0, 1e-12);
     };
+    PROPERTY("in float it agrees with the double computation to float's precision") {
+        const GoldenTransformer golden;
+        attn::Rng rng(5);
+        const attn::ch07::Transformer<float> single(golden07::sizes(attn::ch07::NormPlacement::post, 2), rng);
+        const auto from = golden.model.named_parameters();
+        auto to = single.named_parameters();
+        REQUIRE(from.size() == to.size());
+        for (std::size_t i = 0; i < from.size(); ++i) to[i].second.value() = xt::cast<float>(from[i].second.value());
+        const auto as_float = [](const A& a) { return attn::constant<float>(xt::xarray<float>(xt::cast<float>(a))); };
+        const auto result = attn::ch07::transformer_forward(single, as_float(source), as_float(target), target_mask,
+                                                            source_padding, target_padding, source_padding);
+        CHECK_ALLCLOSE(result.output.value(), golden07::load("transformer/output"), 1e-4, 1e-5);
+    };
 }
