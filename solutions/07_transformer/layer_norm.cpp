@@ -23,18 +23,19 @@ Var<T> layer_norm(const Var<T>& x, const Var<T>& weight, const Var<T>& bias, std
                                     shape_string(slice_shape));
 
     // One slice = one row: flatten the normalised axes into one, so that a single mean over
-    // the last axis covers the whole slice (the 2-D normalised shape included).
+    // the last axis covers the whole slice (the 2-D normalised shape included). With one
+    // normalised axis x already is in rows, and the two reshapes (copies) are skipped.
     Shape rows_shape(shape.begin(), shape.begin() + static_cast<std::ptrdiff_t>(first));
     std::size_t slice_size = 1;
     for (std::size_t size : slice_shape) slice_size *= size;
     rows_shape.push_back(slice_size);
-    const Var<T> rows = reshape(x, rows_shape);
+    const Var<T> rows = normalized_dims == 1 ? x : reshape(x, rows_shape);
 
     const Var<T> mu = mean(rows, first, true);                   // (..., 1)
     const Var<T> centred = rows - mu;
     const Var<T> variance = mean(centred * centred, first, true);   // divides by the slice size
     const Var<T> normalised = centred / sqrt(variance + static_cast<T>(eps));
-    return reshape(normalised, shape) * weight + bias;         // (7.1)
+    return (normalized_dims == 1 ? normalised : reshape(normalised, shape)) * weight + bias;   // (7.1)
 }
 
 // ---- instantiations: do not edit ----
