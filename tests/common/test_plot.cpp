@@ -2,12 +2,15 @@
 // to SVG and PNG when gnuplot is installed, rejects inconsistent inputs, and heatmaps preview
 // in the terminal with their labels intact. Introduced in chapter 00.
 #include "common/plot.hpp"
+#include "common/plot_support.hpp"
 
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -96,6 +99,17 @@ attn::plot::Heatmap small_heatmap() {
     return map;
 }
 
+// The standard output of a shell command.
+std::string output_of(const std::string& command) {
+    std::string out;
+    if (FILE* pipe = ::popen(command.c_str(), "r")) {
+        char buffer[512];
+        while (const std::size_t n = std::fread(buffer, 1, sizeof buffer, pipe)) out.append(buffer, n);
+        ::pclose(pipe);
+    }
+    return out;
+}
+
 }  // namespace
 
 TEST_CASE("plot: a heatmap writes its script and data" * doctest::test_suite("common")) {
@@ -182,6 +196,49 @@ TEST_CASE("plot: a line plot writes one data block per series" * doctest::test_s
         CHECK(script.find("set logscale y") != std::string::npos);
     }
     SUBCASE("the figure is rendered when gnuplot is installed") { check_rendered(files); }
+}
+
+TEST_CASE("plot: a line plot with Chinese text renders it" * doctest::test_suite("common")) {
+    const TempDir dir;
+    attn::plot::LinePlot plot;
+    plot.title = "缩放点积注意力：训练损失";
+    plot.xlabel = "训练步数";
+    plot.ylabel = "损失";
+    plot.series = {{"训练集", {0, 1, 2}, {4, 2, 1}, false}, {"验证集", {0, 1, 2}, {5, 3.5, 2.25}, true}};
+    const attn::plot::Files files = attn::plot::save(plot, dir.path, "loss_zh");
+    const std::string script = slurp(files.script);
+
+    SUBCASE("the script holds every Chinese text intact, as UTF-8") {
+        CHECK(script.find("set encoding utf8") != std::string::npos);
+        for (const std::string& text : {plot.title, plot.xlabel, plot.ylabel, plot.series[0].label, plot.series[1].label})
+            CHECK_MESSAGE(script.find("'" + text + "'") != std::string::npos, text);
+    }
+    SUBCASE("the figure is rendered when gnuplot is installed") { check_rendered(files); }
+    SUBCASE("gnuplot warns about nothing, and an installed font has every glyph") {
+        if (!attn::plot::gnuplot_available()) return;
+        // gnuplot's cairo terminals find glyphs the base font lacks through fontconfig; a
+        // character no installed font has is drawn as a box, silently. So: no warning from
+        // gnuplot, and fontconfig must know a font with all the characters of the figure.
+        const fs::path err = dir.path / "gnuplot.err";
+        const int status = std::system(("cd '" + dir.path.string() + "' && gnuplot loss_zh.gp 2> gnuplot.err").c_str());
+        CHECK(status == 0);
+        CHECK_MESSAGE(slurp(err).empty(), slurp(err));
+        std::string charset;
+        char hex[16];
+        for (const std::string& text : {plot.title, plot.xlabel, plot.ylabel, plot.series[0].label}) {
+            for (std::size_t i = 0; i < text.size();) {
+                char32_t c = 0;
+                i += attn::plot::detail::decode_utf8(text, i, c);
+                if (!attn::plot::detail::is_wide(c)) continue;   // the Latin ones are DejaVu's
+                std::snprintf(hex, sizeof hex, " %x", static_cast<unsigned>(c));
+                charset += hex;
+            }
+        }
+        REQUIRE(!charset.empty());
+        const std::string fonts = output_of("fc-list ':charset=" + charset.substr(1) + "' family 2>/dev/null");
+        CHECK_MESSAGE(!fonts.empty(), "no installed font has every character of the figure (" << charset
+                      << "): install fonts-noto-cjk (./course setup installs it)");
+    }
 }
 
 TEST_CASE("plot: reference points are grey open rings, a reference line is grey and dashed" *
