@@ -5,7 +5,8 @@
 // sinusoidal positions, output Linear(64 -> 256), batch 64, source and target length 24, no
 // padding, causal target mask, mean cross-entropy over all tokens; one step = forward,
 // backward and an Adam update, float32. bench/transformer_torch.py is the same model in
-// PyTorch. Usage: bench_transformer [STEPS_PER_REPEAT] (default 30).
+// PyTorch. Usage: bench_transformer [STEPS_PER_REPEAT] (default 30), or bench_transformer
+// --check: the loss of each of the first 3 steps instead (as transformer_torch.py --check).
 #include "bench/bench_harness.hpp"
 #include "chapters/03_queries_keys_values/causal_mask.hpp"
 #include "chapters/06_positional_encoding/add_positions.hpp"
@@ -15,6 +16,7 @@
 #include "common/runtime.hpp"
 
 #include <iostream>
+#include <string>
 
 using namespace attn;
 
@@ -73,7 +75,8 @@ xt::xarray<std::int64_t> random_tokens(std::size_t n, Rng& rng) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    const int steps = argc > 1 ? std::atoi(argv[1]) : 30;
+    const bool check = argc > 1 && std::string(argv[1]) == "--check";
+    const int steps = argc > 1 && !check ? std::atoi(argv[1]) : 30;
     if (steps <= 0) {
         std::cerr << "bench_transformer: STEPS_PER_REPEAT must be a positive integer, got '" << argv[1] << "'\n";
         return 2;
@@ -99,7 +102,13 @@ int main(int argc, char** argv) {
         adam.zero_grad();
         backward(loss);
         adam.step();
+        return loss;
     };
+    if (check) {
+        std::cout << "parameters " << model.parameter_count() << "\n";
+        for (int i = 1; i <= 3; ++i) std::cout << "step " << i << " loss " << step().value()() << "\n";
+        return 0;
+    }
     const double ms = bench::median_ms_per_call(step, steps, 3, 5);
     std::cout << bench::json_line({"transformer d64 h4 ff256 2+2 b64 s24 t24 v256", 1000.0 / ms, "steps_per_s",
                                    {{"parameters", static_cast<double>(model.parameter_count())},
