@@ -41,12 +41,14 @@ def set_threads(args):
 def time_or_check(step, args, config, blas_threads, extra=dict, check_note=""):
     """--check: print the loss `step()` returns for 3 steps. Otherwise: `args.warmup` steps,
     then the median steps/s over `args.repeats` runs of `args.steps`, as one JSON line with the
-    fields `extra()` returns after the timing."""
+    process's CPU time per step over all of them (steadier than the wall clock on a busy
+    machine) and the fields `extra()` returns after the timing."""
     if args.check:
         print(f"torch threads {torch.get_num_threads()}, OpenBLAS threads {blas_threads}{check_note}")
         for i in range(3):
             print(f"step {i + 1} loss {step().item():.6f}")
         return
+    cpu_start = time.process_time()
     for _ in range(args.warmup):
         step()
     rates = []
@@ -55,6 +57,8 @@ def time_or_check(step, args, config, blas_threads, extra=dict, check_note=""):
         for _ in range(args.steps):
             step()
         rates.append(args.steps / (time.perf_counter() - start))
+    cpu_ms_per_step = 1000 * (time.process_time() - cpu_start) / (args.warmup + args.repeats * args.steps)
     print(json.dumps({"config": config, "impl": "torch", "threads": torch.get_num_threads(),
-                      "steps_per_s": statistics.median(rates), **extra(),
+                      "steps_per_s": statistics.median(rates),
+                      "cpu_ms_per_step": cpu_ms_per_step, **extra(),
                       "env": {"torch": torch.__version__, "python": sys.version.split()[0]}}))
