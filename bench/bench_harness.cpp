@@ -40,6 +40,13 @@ double peak_resident_mib() {
     return static_cast<double>(usage.ru_maxrss) / 1024.0;   // Linux reports KiB
 }
 
+double process_cpu_seconds() {
+    struct rusage usage {};
+    getrusage(RUSAGE_SELF, &usage);
+    const auto seconds = [](const timeval& t) { return static_cast<double>(t.tv_sec) + 1e-6 * static_cast<double>(t.tv_usec); };
+    return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
+
 std::string json_line(const Measurement& m) {
     return "{\"config\": " + json_string(m.config) + ", \"impl\": \"course\", \"threads\": " +
            std::to_string(blas::threads()) + ", " + json_string(m.unit) + ": " + json_number(m.value) +

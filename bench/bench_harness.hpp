@@ -25,5 +25,9 @@ std::string json_line(const Measurement& m);
 // The process's peak resident memory so far, in MiB (getrusage's ru_maxrss).
 double peak_resident_mib();
 
+// The CPU time the process has used so far (user + system, all threads), in seconds. On a
+// busy machine it measures a one-thread step far more steadily than the wall clock does.
+double process_cpu_seconds();
+
 
 }  // namespace attn::bench

@@ -33,16 +33,14 @@ Prints one JSON line:
    "steps_per_s": X, "env": {"torch": "...", "python": "..."}}
 --check prints the loss of each of the first 3 steps instead (and does not time anything).
 """
-import argparse
-import ctypes
-import json
-import statistics
 import sys
-import time
 
 import torch
 import torch.nn.functional as F
 from torch import nn
+
+sys.path.insert(0, __file__.rsplit("/", 1)[0])
+from training_step_torch import parse_arguments, set_threads, time_or_check  # noqa: E402
 
 SRC_VOCAB, TGT_VOCAB, EMBED, HIDDEN, ATTN_HIDDEN = 64, 16, 32, 128, 128
 BATCH, SRC_LEN, TGT_LEN = 64, 32, 12
@@ -98,17 +96,6 @@ class Seq2SeqAttention(nn.Module):
         return self.output(torch.stack(states, dim=1))              # (B, T, V)
 
 
-def set_openblas_threads(n):
-    """Resize the pool of the OpenBLAS that torch loaded; returns its size (None: no OpenBLAS)."""
-    with open("/proc/self/maps") as maps:
-        paths = {line.split()[-1] for line in maps if "libopenblas" in line}
-    for path in sorted(paths):
-        library = ctypes.CDLL(path)
-        library.openblas_set_num_threads(ctypes.c_int(n))
-        return library.openblas_get_num_threads()
-    return None
-
-
 def make_batch(seed):
     g = torch.Generator().manual_seed(seed)
     src = torch.randint(FIRST_TOKEN, SRC_VOCAB, (BATCH, SRC_LEN), generator=g)
@@ -122,17 +109,8 @@ def make_batch(seed):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--threads", type=int, default=1)
-    parser.add_argument("--blas-threads", type=int, default=1, help="OpenBLAS pool size (see the docstring)")
-    parser.add_argument("--steps", type=int, default=30, help="steps per timed repeat")
-    parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--warmup", type=int, default=5)
-    parser.add_argument("--check", action="store_true", help="print the first 3 losses and exit")
-    args = parser.parse_args()
-
-    torch.set_num_threads(args.threads)
-    blas_threads = set_openblas_threads(args.blas_threads)
+    args = parse_arguments(__doc__.split("\n")[0])
+    blas_threads = set_threads(args)
     torch.manual_seed(0)
     model = Seq2SeqAttention()
     optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
@@ -147,23 +125,7 @@ def main():
         optimizer.step()
         return loss
 
-    if args.check:
-        print(f"torch threads {torch.get_num_threads()}, OpenBLAS threads {blas_threads}")
-        for i in range(3):
-            print(f"step {i + 1} loss {step().item():.6f}")
-        return
-
-    for _ in range(args.warmup):
-        step()
-    rates = []
-    for _ in range(args.repeats):
-        start = time.perf_counter()
-        for _ in range(args.steps):
-            step()
-        rates.append(args.steps / (time.perf_counter() - start))
-    print(json.dumps({"config": CONFIG, "impl": "torch", "threads": torch.get_num_threads(),
-                      "steps_per_s": statistics.median(rates),
-                      "env": {"torch": torch.__version__, "python": sys.version.split()[0]}}))
+    time_or_check(step, args, CONFIG, blas_threads)
 
 
 if __name__ == "__main__":
