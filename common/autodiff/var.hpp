@@ -71,7 +71,9 @@ struct Node {
     std::function<void(Node<T>&)> backward;
 
     // Soundness checks of backward() (PyTorch makes the same two).
-    std::uint64_t version = 0;              // in-place writes to `value` so far; an op's output starts at 0
+    // In-place writes to `value` so far: Var::value() counts them (code that writes through
+    // node() directly must count too). An op's output starts at 0.
+    std::uint64_t version = 0;
     Reads reads = Reads::nothing;           // what `backward` reads
     std::vector<std::uint64_t> input_versions;   // the inputs' versions when the op read them
     bool freed = false;                     // an earlier backward ran this op and dropped its record
