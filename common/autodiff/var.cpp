@@ -110,6 +110,12 @@ Var<T> record_op(const std::string& name, Array<T> value, const std::vector<Var<
 }
 
 template <class T>
+Var<T> record_op(const std::string& name, Array<T> value, const std::vector<Var<T>>& inputs,
+                 std::function<void(Node<T>&)> backward) {
+    return record_op(name, std::move(value), inputs, Reads::inputs_and_output, std::move(backward));
+}
+
+template <class T>
 Var<T> custom_op(const std::string& name, Array<T> value, const std::vector<Var<T>>& inputs,
                  BackwardFunction<T> backward) {
     return record_op<T>(name, std::move(value), inputs, Reads::inputs_and_output, [backward, name](Node<T>& self) {
@@ -222,6 +228,8 @@ void backward(const Var<T>& root, Graph graph) {
     template void backward(const Var<T>&, const Array<T>&, Graph);                                   \
     template Var<T> custom_op(const std::string&, Array<T>, const std::vector<Var<T>>&, BackwardFunction<T>); \
     template Var<T> record_op(const std::string&, Array<T>, const std::vector<Var<T>>&, Reads,      \
+                              std::function<void(Node<T>&)>);                                        \
+    template Var<T> record_op(const std::string&, Array<T>, const std::vector<Var<T>>&,             \
                               std::function<void(Node<T>&)>);                                        \
     template void accumulate_grad(Node<T>&, Array<T>&&);                                             \
     template void accumulate_grad(Node<T>&, const Array<T>&);                                        \

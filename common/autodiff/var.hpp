@@ -131,6 +131,10 @@ Var<T> custom_op(const std::string& name, Array<T> value, const std::vector<Var<
 template <class T>
 Var<T> record_op(const std::string& name, Array<T> value, const std::vector<Var<T>>& inputs, Reads reads,
                  std::function<void(Node<T>&)> backward);
+// Without `reads`, the inputs and the output all count as read: the safe choice.
+template <class T>
+Var<T> record_op(const std::string& name, Array<T> value, const std::vector<Var<T>>& inputs,
+                 std::function<void(Node<T>&)> backward);
 
 // node.grad += g, allocating on first use (g is moved in when possible).
 template <class T> void accumulate_grad(Node<T>& node, Array<T>&& g);

@@ -100,6 +100,15 @@ TEST_CASE("autodiff: a value written in place after an op read it is refused" * 
         x.value()(0) = 5.0;
         CHECK(contains(logic_error_of([&] { attn::backward(attn::sum(cube)); }), "input 0 of cube"));
     }
+    SUBCASE("an op recorded without saying what its backward reads is checked on everything") {
+        Var<double> x = attn::parameter<double>(A{2.0});
+        const auto twice = [](attn::Node<double>& self) {
+            attn::accumulate_grad(*self.inputs[0], A(2.0 * self.grad));   // y = 2 x: dx = 2 dy
+        };
+        const Var<double> doubled = attn::record_op<double>("double", A(2.0 * x.value()), {x}, twice);
+        x.value()(0) = 5.0;
+        CHECK(contains(logic_error_of([&] { attn::backward(attn::sum(doubled)); }), "input 0 of double"));
+    }
     SUBCASE("an op whose backward does not read the value lets it change, as in PyTorch") {
         // out = a + b:  da = db = dout, whatever a and b hold
         const Var<double> a = attn::parameter<double>(A{1.0, 2.0});
