@@ -73,7 +73,7 @@ void add_grad(Node<T>& input, Array<T> g) {
 template <class T>
 Var<T> operator+(const Var<T>& a, const Var<T>& b) {
     Array<T> out = apply_binary(a.value(), b.value(), "add", [](T x, T y) { return x + y; });
-    return record_op<T>("add", std::move(out), {a, b}, [](Node<T>& self) {
+    return record_op<T>("add", std::move(out), {a, b}, Reads::nothing, [](Node<T>& self) {
         // out = a + b:  da = dout, db = dout (each summed over its broadcast axes)
         add_grad(*self.inputs[0], self.grad);
         add_grad(*self.inputs[1], std::move(self.grad));   // the tape frees it next anyway
@@ -83,7 +83,7 @@ Var<T> operator+(const Var<T>& a, const Var<T>& b) {
 template <class T>
 Var<T> operator-(const Var<T>& a, const Var<T>& b) {
     Array<T> out = apply_binary(a.value(), b.value(), "sub", [](T x, T y) { return x - y; });
-    return record_op<T>("sub", std::move(out), {a, b}, [](Node<T>& self) {
+    return record_op<T>("sub", std::move(out), {a, b}, Reads::nothing, [](Node<T>& self) {
         // out = a - b:  da = dout, db = -dout
         add_grad(*self.inputs[0], self.grad);
         if (self.inputs[1]->requires_grad) add_grad(*self.inputs[1], Array<T>(-self.grad));
@@ -93,7 +93,7 @@ Var<T> operator-(const Var<T>& a, const Var<T>& b) {
 template <class T>
 Var<T> operator*(const Var<T>& a, const Var<T>& b) {
     Array<T> out = apply_binary(a.value(), b.value(), "mul", [](T x, T y) { return x * y; });
-    return record_op<T>("mul", std::move(out), {a, b}, [](Node<T>& self) {
+    return record_op<T>("mul", std::move(out), {a, b}, Reads::inputs, [](Node<T>& self) {
         Node<T>& na = *self.inputs[0];
         Node<T>& nb = *self.inputs[1];
         const auto times = [](T x, T y) { return x * y; };
@@ -106,7 +106,7 @@ Var<T> operator*(const Var<T>& a, const Var<T>& b) {
 template <class T>
 Var<T> operator/(const Var<T>& a, const Var<T>& b) {
     Array<T> out = apply_binary(a.value(), b.value(), "div", [](T x, T y) { return x / y; });
-    return record_op<T>("div", std::move(out), {a, b}, [](Node<T>& self) {
+    return record_op<T>("div", std::move(out), {a, b}, Reads::inputs_and_output, [](Node<T>& self) {
         Node<T>& na = *self.inputs[0];
         Node<T>& nb = *self.inputs[1];
         const Array<T> g_over_b = apply_binary(self.grad, nb.value, "div", [](T x, T y) { return x / y; });
@@ -118,7 +118,7 @@ Var<T> operator/(const Var<T>& a, const Var<T>& b) {
 
 template <class T>
 Var<T> operator-(const Var<T>& a) {
-    return record_op<T>("neg", apply_unary(a.value(), [](T x) { return -x; }), {a}, [](Node<T>& self) {
+    return record_op<T>("neg", apply_unary(a.value(), [](T x) { return -x; }), {a}, Reads::nothing, [](Node<T>& self) {
         accumulate_grad(*self.inputs[0], apply_unary(self.grad, [](T g) { return -g; }));   // out = -a
     });
 }
@@ -126,7 +126,7 @@ Var<T> operator-(const Var<T>& a) {
 // Scalar forms: the scalar is a constant, so only the tensor gets a gradient.
 template <class T>
 Var<T> operator+(const Var<T>& a, Scalar<T> s) {
-    return record_op<T>("add_scalar", apply_unary(a.value(), [s](T x) { return x + s; }), {a},
+    return record_op<T>("add_scalar", apply_unary(a.value(), [s](T x) { return x + s; }), {a}, Reads::nothing,
                         [](Node<T>& self) { accumulate_grad(*self.inputs[0], std::move(self.grad)); });
 }
 template <class T> Var<T> operator+(Scalar<T> s, const Var<T>& a) { return a + s; }
@@ -135,7 +135,8 @@ template <class T> Var<T> operator-(Scalar<T> s, const Var<T>& a) { return (-a) 
 
 template <class T>
 Var<T> operator*(const Var<T>& a, Scalar<T> s) {
-    return record_op<T>("mul_scalar", apply_unary(a.value(), [s](T x) { return x * s; }), {a}, [s](Node<T>& self) {
+    return record_op<T>("mul_scalar", apply_unary(a.value(), [s](T x) { return x * s; }), {a}, Reads::nothing,
+                        [s](Node<T>& self) {
         accumulate_grad(*self.inputs[0], apply_unary(self.grad, [s](T g) { return g * s; }));   // out = s a
     });
 }
@@ -147,7 +148,7 @@ template <class T> Var<T> operator/(const Var<T>& a, Scalar<T> s) { return a * (
 template <class T>
 Var<T> tanh(const Var<T>& x) {
     Array<T> y = xt::tanh(x.value());   // xsimd-vectorized: several times faster than std::tanh in a loop
-    return record_op<T>("tanh", std::move(y), {x}, [](Node<T>& self) {
+    return record_op<T>("tanh", std::move(y), {x}, Reads::output, [](Node<T>& self) {
         // y = tanh(x):  dx = dy * (1 - y^2)
         accumulate_grad(*self.inputs[0], apply_binary(self.grad, self.value, "tanh", [](T g, T y) { return g * (1 - y * y); }));
     });
@@ -157,7 +158,7 @@ template <class T>
 Var<T> sigmoid(const Var<T>& x) {
     // exp(-x) may overflow to inf for very negative x; 1 / (1 + inf) is the correct 0.
     Array<T> y = T(1) / (T(1) + xt::exp(-x.value()));   // vectorized like tanh
-    return record_op<T>("sigmoid", std::move(y), {x}, [](Node<T>& self) {
+    return record_op<T>("sigmoid", std::move(y), {x}, Reads::output, [](Node<T>& self) {
         // y = 1 / (1 + exp(-x)):  dx = dy * y (1 - y)
         accumulate_grad(*self.inputs[0], apply_binary(self.grad, self.value, "sigmoid", [](T g, T y) { return g * y * (1 - y); }));
     });
@@ -165,7 +166,8 @@ Var<T> sigmoid(const Var<T>& x) {
 
 template <class T>
 Var<T> relu(const Var<T>& x) {
-    return record_op<T>("relu", apply_unary(x.value(), [](T v) { return v > 0 ? v : T(0); }), {x}, [](Node<T>& self) {
+    Array<T> y = apply_unary(x.value(), [](T v) { return v > 0 ? v : T(0); });
+    return record_op<T>("relu", std::move(y), {x}, Reads::output, [](Node<T>& self) {
         // y = max(x, 0):  dx = dy where y > 0
         accumulate_grad(*self.inputs[0], apply_binary(self.grad, self.value, "relu", [](T g, T y) { return y > 0 ? g : T(0); }));
     });
@@ -174,7 +176,7 @@ Var<T> relu(const Var<T>& x) {
 template <class T>
 Var<T> exp(const Var<T>& x) {
     Array<T> y = xt::exp(x.value());
-    return record_op<T>("exp", std::move(y), {x}, [](Node<T>& self) {
+    return record_op<T>("exp", std::move(y), {x}, Reads::output, [](Node<T>& self) {
         // y = exp(x):  dx = dy * y
         accumulate_grad(*self.inputs[0], apply_binary(self.grad, self.value, "exp", [](T g, T y) { return g * y; }));
     });
@@ -183,7 +185,7 @@ Var<T> exp(const Var<T>& x) {
 template <class T>
 Var<T> log(const Var<T>& x) {
     Array<T> y = xt::log(x.value());
-    return record_op<T>("log", std::move(y), {x}, [](Node<T>& self) {
+    return record_op<T>("log", std::move(y), {x}, Reads::inputs, [](Node<T>& self) {
         // y = log(x):  dx = dy / x
         Node<T>& in = *self.inputs[0];
         accumulate_grad(in, apply_binary(self.grad, in.value, "log", [](T g, T v) { return g / v; }));

@@ -63,7 +63,7 @@ Var<T> matmul(const Var<T>& A, const Var<T>& B, bool transpose_a, bool transpose
     else out_shape.back() = s.N;
     Array<T> C = kernels::empty_array<T>(out_shape);   // (..., M, N)
     blas::gemm<T>(transpose_a, transpose_b, s.M, s.N, s.K, T(1), A.value().data(), B.value().data(), T(0), C.data());
-    return record_op<T>("matmul", std::move(C), {A, B}, [=](Node<T>& self) {
+    return record_op<T>("matmul", std::move(C), {A, B}, Reads::inputs, [=](Node<T>& self) {
         Node<T>& a = *self.inputs[0];
         Node<T>& b = *self.inputs[1];
         T beta_a = 0, beta_b = 0;
@@ -88,7 +88,7 @@ Var<T> bmm(const Var<T>& A, const Var<T>& B, bool transpose_a, bool transpose_b)
     for (std::size_t i = 0; i < batch; ++i)
         blas::gemm<T>(transpose_a, transpose_b, s.M, s.N, s.K, T(1), A.value().data() + i * a_step,
                       B.value().data() + i * b_step, T(0), C.data() + i * c_step);
-    return record_op<T>("bmm", std::move(C), {A, B}, [=](Node<T>& self) {
+    return record_op<T>("bmm", std::move(C), {A, B}, Reads::inputs, [=](Node<T>& self) {
         Node<T>& a = *self.inputs[0];
         Node<T>& b = *self.inputs[1];
         T* dA = a.requires_grad ? grad_buffer(a).data() : nullptr;   // zeros first: one buffer, many gemms

@@ -22,7 +22,7 @@ Var<T> embedding(const Var<T>& weight, const xt::xarray<std::int64_t>& ids) {
     Array<T> out = kernels::empty_array<T>(out_shape);   // (ids..., d)
     for (std::size_t k = 0; k < ids.size(); ++k)
         std::memcpy(out.data() + k * d, weight.value().data() + ids.data()[k] * d, d * sizeof(T));
-    return record_op<T>("embedding", std::move(out), {weight}, [ids, d](Node<T>& self) {
+    return record_op<T>("embedding", std::move(out), {weight}, Reads::nothing, [ids, d](Node<T>& self) {
         // out[k] = W[ids[k]]:  dW[ids[k]] += dout[k] (a token seen twice gets both gradients)
         T* g = kernels::grad_buffer(*self.inputs[0]).data();
         for (std::size_t k = 0; k < ids.size(); ++k)
@@ -38,7 +38,7 @@ Var<T> dropout(const Var<T>& x, double p, bool training, Rng& rng) {
     Array<T> mask = kernels::empty_array<T>(x.shape());
     for (std::size_t k = 0; k < mask.size(); ++k) mask.data()[k] = rng.uniform() < p ? T(0) : keep_scale;
     Array<T> out = x.value() * mask;
-    return record_op<T>("dropout", std::move(out), {x}, [mask](Node<T>& self) {
+    return record_op<T>("dropout", std::move(out), {x}, Reads::nothing, [mask](Node<T>& self) {
         Array<T> g = self.grad * mask;   // out = x * mask:  dx = dout * mask
         accumulate_grad(*self.inputs[0], std::move(g));
     });
@@ -80,7 +80,7 @@ Var<T> log_softmax(const Var<T>& x) {
     Array<T> out, p;
     log_softmax_rows(x.value().data(), rows, n, out, p);
     out.reshape(x.shape());
-    return record_op<T>("log_softmax", std::move(out), {x}, [rows, n, p](Node<T>& self) {
+    return record_op<T>("log_softmax", std::move(out), {x}, Reads::nothing, [rows, n, p](Node<T>& self) {
         // y = x - logsumexp(x):  dx = dy - softmax(x) * sum(dy)
         Array<T> g = kernels::empty_array<T>(kernels::shape_of(self.grad));
         for (std::size_t r = 0; r < rows; ++r) {
@@ -123,7 +123,8 @@ Var<T> cross_entropy(const Var<T>& logits, const xt::xarray<std::int64_t>& targe
     const T scale = reduction == Reduction::sum ? T(1) : T(1) / static_cast<T>(std::max<std::size_t>(counted, 1));
     Array<T> out = xt::zeros<T>(Shape{});
     out() = total * scale;
-    return record_op<T>("cross_entropy", std::move(out), {logits}, [=, p = std::move(p)](Node<T>& self) {
+    return record_op<T>("cross_entropy", std::move(out), {logits}, Reads::nothing,
+                        [=, p = std::move(p)](Node<T>& self) {
         // loss_r = -sum_c q_c log p_c with q = (1 - eps) onehot(t) + eps / C:  dlogits_r = p - q
         const T d = self.grad.data()[0] * scale;
         Array<T> g = xt::zeros<T>(self.inputs[0]->value.shape());

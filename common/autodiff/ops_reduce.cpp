@@ -51,7 +51,8 @@ Array<T> spread_over_axis(const Array<T>& dout, const Shape& shape, std::size_t 
 template <class T>
 Var<T> scaled_sum(const Var<T>& x, std::size_t axis, bool keep_dims, T scale, const char* op) {
     check_axis(op, x.shape(), axis);
-    return record_op<T>(op, scaled_axis_sum(x.value(), axis, keep_dims, scale), {x}, [=](Node<T>& self) {
+    Array<T> out = scaled_axis_sum(x.value(), axis, keep_dims, scale);
+    return record_op<T>(op, std::move(out), {x}, Reads::nothing, [=](Node<T>& self) {
         // out[o, i] = scale * sum_j x[o, j, i]:  dx[o, j, i] = scale * dout[o, i]
         Node<T>& in = *self.inputs[0];
         accumulate_grad(in, spread_over_axis(self.grad, kernels::shape_of(in.value), axis, scale));
@@ -64,7 +65,7 @@ Var<T> scaled_total(const Var<T>& x, T scale, const char* op) {
     for (std::size_t k = 0; k < x.size(); ++k) total += x.value().data()[k];
     Array<T> out = xt::zeros<T>(Shape{});
     out() = scale * total;
-    return record_op<T>(op, std::move(out), {x}, [scale](Node<T>& self) {
+    return record_op<T>(op, std::move(out), {x}, Reads::nothing, [scale](Node<T>& self) {
         // out = scale * sum_k x[k]:  dx[k] = scale * dout
         Node<T>& in = *self.inputs[0];
         Array<T> g = xt::zeros<T>(in.value.shape());
@@ -112,7 +113,7 @@ Var<T> max(const Var<T>& x, std::size_t axis, bool keep_dims) {
             winner[a * v.inner + i] = best;
             out.data()[a * v.inner + i] = in[(a * v.length + best) * v.inner + i];
         }
-    return record_op<T>("max", std::move(out), {x}, [=](Node<T>& self) {
+    return record_op<T>("max", std::move(out), {x}, Reads::nothing, [=](Node<T>& self) {
         // out[o, i] = x[o, j*, i]:  only the first maximum j* receives dout[o, i]
         T* g = kernels::grad_buffer(*self.inputs[0]).data();
         for (std::size_t a = 0; a < v.outer; ++a)

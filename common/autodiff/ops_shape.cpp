@@ -42,7 +42,7 @@ Var<T> reshape(const Var<T>& x, const Shape& shape) {
                                     " (different number of entries)");
     Array<T> out = x.value();
     out.reshape(shape);
-    return record_op<T>("reshape", std::move(out), {x}, [](Node<T>& self) {
+    return record_op<T>("reshape", std::move(out), {x}, Reads::nothing, [](Node<T>& self) {
         Node<T>& in = *self.inputs[0];
         Array<T> g = std::move(self.grad);   // same entries in the same order: only the shape changes back
         g.reshape(in.value.shape());
@@ -62,7 +62,7 @@ Var<T> permute(const Var<T>& x, const Shape& order) {
     Array<T> out = xt::transpose(x.value(), order);   // materialized, row-major
     Shape inverse(order.size());
     for (std::size_t i = 0; i < order.size(); ++i) inverse[order[i]] = i;
-    return record_op<T>("permute", std::move(out), {x}, [inverse](Node<T>& self) {
+    return record_op<T>("permute", std::move(out), {x}, Reads::nothing, [inverse](Node<T>& self) {
         Array<T> g = xt::transpose(self.grad, inverse);   // undo the permutation
         accumulate_grad(*self.inputs[0], std::move(g));
     });
@@ -101,7 +101,7 @@ Var<T> concat(const std::vector<Var<T>>& parts, std::size_t axis) {
         offsets.push_back(offset);
         offset += p.shape(axis);
     }
-    return record_op<T>("concat", std::move(out), parts, [v, offsets](Node<T>& self) {
+    return record_op<T>("concat", std::move(out), parts, Reads::nothing, [v, offsets](Node<T>& self) {
         // each part receives its own block of rows of dout
         for (std::size_t i = 0; i < self.inputs.size(); ++i) {
             Node<T>& part = *self.inputs[i];
@@ -124,7 +124,7 @@ Var<T> slice(const Var<T>& x, std::size_t axis, std::size_t start, std::size_t s
     const AxisView v = around_axis(shape, axis);
     Array<T> out = kernels::empty_array<T>(out_shape);
     copy_rows(x.value().data(), v.length, start, out.data(), stop - start, 0, stop - start, v, false);
-    return record_op<T>("slice", std::move(out), {x}, [v, start, stop](Node<T>& self) {
+    return record_op<T>("slice", std::move(out), {x}, Reads::nothing, [v, start, stop](Node<T>& self) {
         // out = x[..., start:stop, ...]:  dout goes back to those rows
         copy_rows(self.grad.data(), stop - start, 0, kernels::grad_buffer(*self.inputs[0]).data(), v.length, start,
                   stop - start, v, true);
@@ -158,7 +158,7 @@ Var<T> select(const Var<T>& x, std::size_t axis, std::size_t index) {
     const AxisView v = around_axis(shape, axis);
     Array<T> out = kernels::empty_array<T>(out_shape);
     copy_rows(x.value().data(), v.length, index, out.data(), 1, 0, 1, v, false);
-    return record_op<T>("select", std::move(out), {x}, [v, index](Node<T>& self) {
+    return record_op<T>("select", std::move(out), {x}, Reads::nothing, [v, index](Node<T>& self) {
         // out = x[..., index, ...]:  dout goes back to that one row
         copy_rows(self.grad.data(), 1, 0, kernels::grad_buffer(*self.inputs[0]).data(), v.length, index, 1, v, true);
     });
@@ -179,7 +179,7 @@ Var<T> stack(const std::vector<Var<T>>& parts, std::size_t axis) {
     Array<T> out = kernels::empty_array<T>(out_shape);
     for (std::size_t k = 0; k < parts.size(); ++k)
         copy_rows(parts[k].value().data(), 1, 0, out.data(), v.length, k, 1, v, false);
-    return record_op<T>("stack", std::move(out), parts, [v](Node<T>& self) {
+    return record_op<T>("stack", std::move(out), parts, Reads::nothing, [v](Node<T>& self) {
         // part k is row k along the new axis; it receives that row of dout
         for (std::size_t k = 0; k < self.inputs.size(); ++k)
             if (self.inputs[k]->requires_grad)
@@ -192,7 +192,7 @@ Var<T> expand(const Var<T>& x, const Shape& shape) {
     const Shape target = kernels::broadcast_shapes(x.shape(), shape, "expand");
     if (target != shape)
         throw std::invalid_argument("expand: " + shape_string(x.shape()) + " cannot be broadcast to " + shape_string(shape));
-    return record_op<T>("expand", kernels::broadcast_to(x.value(), shape), {x}, [](Node<T>& self) {
+    return record_op<T>("expand", kernels::broadcast_to(x.value(), shape), {x}, Reads::nothing, [](Node<T>& self) {
         Node<T>& in = *self.inputs[0];   // every copy of an entry sends its gradient back to it
         accumulate_grad(in, kernels::sum_to_shape(std::move(self.grad), shape_of(in.value)));
     });
@@ -212,7 +212,7 @@ Var<T> index_select(const Var<T>& x, std::size_t axis, const std::vector<std::si
     Array<T> out = kernels::empty_array<T>(out_shape);
     for (std::size_t r = 0; r < indices.size(); ++r)
         copy_rows(x.value().data(), v.length, indices[r], out.data(), indices.size(), r, 1, v, false);
-    return record_op<T>("index_select", std::move(out), {x}, [v, indices](Node<T>& self) {
+    return record_op<T>("index_select", std::move(out), {x}, Reads::nothing, [v, indices](Node<T>& self) {
         // out row r = x row indices[r]:  dout row r is added to dx row indices[r]
         T* g = kernels::grad_buffer(*self.inputs[0]).data();
         for (std::size_t r = 0; r < indices.size(); ++r)

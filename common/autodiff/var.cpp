@@ -38,7 +38,12 @@ Var<T>::Var(Array<T> value, bool requires_grad) : node_(std::make_shared<Node<T>
 }
 
 template <class T> const Array<T>& Var<T>::value() const { return checked(node_, "Var::value").value; }
-template <class T> Array<T>& Var<T>::value() { return checked(node_, "Var::value").value; }
+template <class T>
+Array<T>& Var<T>::value() {
+    Node<T>& node = checked(node_, "Var::value");
+    ++node.version;   // the caller may write: an op that read the old value can no longer trust it
+    return node.value;
+}
 template <class T> const Array<T>& Var<T>::grad() const { return checked(node_, "Var::grad").grad; }
 template <class T> bool Var<T>::has_grad() const { return node_ && node_->grad.size() > 0; }
 template <class T> void Var<T>::zero_grad() const { checked(node_, "Var::zero_grad").grad = no_gradient<T>(); }
@@ -85,7 +90,7 @@ void accumulate_grad(Node<T>& node, const Array<T>& g) {
 }
 
 template <class T>
-Var<T> record_op(const std::string& name, Array<T> value, const std::vector<Var<T>>& inputs,
+Var<T> record_op(const std::string& name, Array<T> value, const std::vector<Var<T>>& inputs, Reads reads,
                  std::function<void(Node<T>&)> backward) {
     auto node = std::make_shared<Node<T>>();
     node->value = std::move(value);
@@ -97,14 +102,23 @@ Var<T> record_op(const std::string& name, Array<T> value, const std::vector<Var<
         node->requires_grad = true;
         for (const Var<T>& input : inputs) node->inputs.push_back(input.node());
         node->backward = std::move(backward);
+        node->reads = reads;
+        if (reads == Reads::inputs || reads == Reads::inputs_and_output)
+            for (const Var<T>& input : inputs) node->input_versions.push_back(input.node()->version);
     }
     return Var<T>(node);
 }
 
 template <class T>
+Var<T> record_op(const std::string& name, Array<T> value, const std::vector<Var<T>>& inputs,
+                 std::function<void(Node<T>&)> backward) {
+    return record_op(name, std::move(value), inputs, Reads::inputs_and_output, std::move(backward));
+}
+
+template <class T>
 Var<T> custom_op(const std::string& name, Array<T> value, const std::vector<Var<T>>& inputs,
                  BackwardFunction<T> backward) {
-    return record_op<T>(name, std::move(value), inputs, [backward, name](Node<T>& self) {
+    return record_op<T>(name, std::move(value), inputs, Reads::inputs_and_output, [backward, name](Node<T>& self) {
         std::vector<Array<T>> grads = backward(SavedValues<T>(self), self.grad);
         if (grads.size() != self.inputs.size())
             throw std::logic_error("custom op " + name + ": backward returned " + std::to_string(grads.size()) +
@@ -122,20 +136,44 @@ Var<T> custom_op(const std::string& name, Array<T> value, const std::vector<Var<
     });
 }
 
+namespace {
+
+// Throws if a value that `node`'s backward reads was written in place after the op read it.
 template <class T>
-void backward(const Var<T>& root, const Array<T>& seed) {
-    Node<T>& top = checked(root.node(), "backward");
-    if (!top.requires_grad) throw std::invalid_argument("backward: nothing to differentiate (no input requires a gradient)");
-    // Order the recorded nodes so each comes after every node that uses it (reverse DFS
-    // post-order). `order` owns them: freeing the tape below must not free a node still to come.
+void check_unmodified(const Node<T>& node) {
+    const auto refuse = [&node](const std::string& what, const Node<T>& written) {
+        throw std::logic_error("backward: " + what + " of " + node.op + " (shape " + shape_string(written.value) +
+                               ") was written in place after " + node.op + " ran, so the gradients computed from it " +
+                               "would be wrong; write values only after backward, or run the forward pass " +
+                               "again (a non-const Var's value() counts as a write)");
+    };
+    if ((node.reads == Reads::output || node.reads == Reads::inputs_and_output) && node.version != 0)
+        refuse("the output", node);
+    for (std::size_t i = 0; i < node.input_versions.size(); ++i)
+        if (node.inputs[i]->version != node.input_versions[i]) refuse("input " + std::to_string(i), *node.inputs[i]);
+}
+
+template <class T>
+[[noreturn]] void refuse_freed(const Node<T>& node) {
+    throw std::logic_error("backward: the graph through " + node.op +
+                           " was freed by an earlier backward; run the forward pass again, or pass "
+                           "attn::Graph::retain to the earlier backward to go through the graph twice");
+}
+
+// The recorded ops `top` depends on, each after every op that uses its output (reverse DFS
+// post-order, reversed by the caller). The list owns them: freeing the graph while walking it
+// must not free a node still to come.
+template <class T>
+std::vector<std::shared_ptr<Node<T>>> ops_in_order(const std::shared_ptr<Node<T>>& top) {
     std::vector<std::shared_ptr<Node<T>>> order;
-    std::unordered_set<Node<T>*> seen{&top};
-    std::vector<std::pair<std::shared_ptr<Node<T>>, std::size_t>> stack{{root.node(), 0}};
+    std::unordered_set<Node<T>*> seen{top.get()};
+    std::vector<std::pair<std::shared_ptr<Node<T>>, std::size_t>> stack{{top, 0}};
     while (!stack.empty()) {
         std::shared_ptr<Node<T>> node = stack.back().first;
         const std::size_t next_input = stack.back().second++;
         if (next_input < node->inputs.size()) {
             const std::shared_ptr<Node<T>>& input = node->inputs[next_input];
+            if (input->freed) refuse_freed(*input);
             if (input->requires_grad && !input->inputs.empty() && seen.insert(input.get()).second)
                 stack.push_back({input, 0});
         } else {
@@ -143,24 +181,42 @@ void backward(const Var<T>& root, const Array<T>& seed) {
             stack.pop_back();
         }
     }
+    return order;
+}
+
+}  // namespace
+
+template <class T>
+void backward(const Var<T>& root, const Array<T>& seed, Graph graph) {
+    Node<T>& top = checked(root.node(), "backward");
+    if (top.freed) refuse_freed(top);
+    if (!top.requires_grad) throw std::invalid_argument("backward: nothing to differentiate (no input requires a gradient)");
+    const std::vector<std::shared_ptr<Node<T>>> order = ops_in_order(root.node());
+    for (const auto& node : order) check_unmodified(*node);   // before any gradient is written
+    const bool is_op = top.backward != nullptr;
+    if (is_op) top.grad = no_gradient<T>();   // a retained graph may still hold the last seed
     accumulate_grad(top, Array<T>(seed));
     for (auto it = order.rbegin(); it != order.rend(); ++it) {
         Node<T>& node = **it;   // every node that uses this one has already passed its gradient on
         if (node.backward && node.grad.size() > 0) node.backward(node);
-        // Free the tape as we go: intermediate values and gradients are no longer needed.
-        node.backward = nullptr;
-        node.inputs.clear();
-        if (&node != &top) node.grad = no_gradient<T>();
+        if (&node != &top) node.grad = no_gradient<T>();   // an intermediate gradient is used once
+        if (graph == Graph::free && node.backward) {
+            // Free the graph as we go: the saved values and the links to the inputs go.
+            node.backward = nullptr;
+            node.inputs.clear();
+            node.input_versions.clear();
+            node.freed = true;
+        }
     }
-    top.grad = seed;   // an op may have handed its gradient on (moved it) instead of copying it
+    if (is_op) top.grad = seed;   // an op may have handed its gradient on (moved it) instead of copying it
 }
 
 template <class T>
-void backward(const Var<T>& root) {
+void backward(const Var<T>& root, Graph graph) {
     if (root.size() != 1)
         throw std::invalid_argument("backward: the root must be a single number (a loss), got shape " +
                                     shape_string(root.value()) + "; pass a seed gradient otherwise");
-    backward(root, Array<T>(xt::ones<T>(root.value().shape())));
+    backward(root, Array<T>(xt::ones<T>(root.value().shape())), graph);
 }
 
 // ---- instantiations: do not edit ----
@@ -168,9 +224,11 @@ void backward(const Var<T>& root) {
     template class Var<T>;                                                                           \
     template Var<T> parameter(Array<T>);                                                             \
     template Var<T> constant(Array<T>);                                                              \
-    template void backward(const Var<T>&);                                                           \
-    template void backward(const Var<T>&, const Array<T>&);                                          \
+    template void backward(const Var<T>&, Graph);                                                    \
+    template void backward(const Var<T>&, const Array<T>&, Graph);                                   \
     template Var<T> custom_op(const std::string&, Array<T>, const std::vector<Var<T>>&, BackwardFunction<T>); \
+    template Var<T> record_op(const std::string&, Array<T>, const std::vector<Var<T>>&, Reads,      \
+                              std::function<void(Node<T>&)>);                                        \
     template Var<T> record_op(const std::string&, Array<T>, const std::vector<Var<T>>&,             \
                               std::function<void(Node<T>&)>);                                        \
     template void accumulate_grad(Node<T>&, Array<T>&&);                                             \

@@ -7,6 +7,7 @@
 
 #include <xtensor/xarray.hpp>
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -32,7 +33,10 @@ public:
     explicit Var(std::shared_ptr<Node<T>> node) : node_(std::move(node)) {}
 
     const Array<T>& value() const;
-    Array<T>& value();                      // optimizers update parameters in place
+    // For writing in place (optimizers, loading weights). It counts as a write: it bumps the
+    // Var's version, so a backward that still needs the old value refuses to run. To only
+    // read, call value() through a const Var (or const Var&).
+    Array<T>& value();
     const Array<T>& grad() const;           // empty until backward() reaches this Var
     bool has_grad() const;
     void zero_grad() const;                 // forget the gradient (before the next backward)
@@ -50,6 +54,12 @@ private:
     std::shared_ptr<Node<T>> node_;
 };
 
+// Which values an op's backward reads, besides its output's gradient. backward() checks that
+// none of them was written in place between the forward and the backward pass: the gradient
+// would silently be computed from the new numbers. (tanh reads its output, matmul its inputs,
+// add neither.)
+enum class Reads { nothing, inputs, output, inputs_and_output };
+
 template <class T>
 struct Node {
     Array<T> value;
@@ -59,17 +69,31 @@ struct Node {
     std::vector<std::shared_ptr<Node<T>>> inputs;
     // Reads this node's grad and adds each input's share to that input's grad.
     std::function<void(Node<T>&)> backward;
+
+    // Soundness checks of backward() (PyTorch makes the same two).
+    // In-place writes to `value` so far: Var::value() counts them (code that writes through
+    // node() directly must count too). An op's output starts at 0.
+    std::uint64_t version = 0;
+    Reads reads = Reads::nothing;           // what `backward` reads
+    std::vector<std::uint64_t> input_versions;   // the inputs' versions when the op read them
+    bool freed = false;                     // an earlier backward ran this op and dropped its record
 };
 
 // A leaf that gradients flow into (a weight) and one they do not (data).
 template <class T> Var<T> parameter(Array<T> value);
 template <class T> Var<T> constant(Array<T> value);
 
+// What backward() does with the recorded graph once it has walked it: free it (the default,
+// which releases the saved values as it goes), or keep it to run backward through it again.
+enum class Graph { free, retain };
+
 // Computes d root / d v for every Var v that root depends on and that requires a gradient,
 // adding it to v.grad(). root must have exactly one element (a loss), unless `seed` (the
-// gradient of something downstream with respect to root) is given. The graph is freed.
-template <class T> void backward(const Var<T>& root);
-template <class T> void backward(const Var<T>& root, const Array<T>& seed);
+// gradient of something downstream with respect to root) is given.
+// Throws std::logic_error if part of the graph was freed by an earlier backward, or if a value
+// an op's backward reads was written in place since that op ran.
+template <class T> void backward(const Var<T>& root, Graph graph = Graph::free);
+template <class T> void backward(const Var<T>& root, const Array<T>& seed, Graph graph = Graph::free);
 
 // ---- Writing a differentiable op --------------------------------------------------------
 // The API for an op with a hand-written backward: give the forward value, the inputs and a
@@ -80,6 +104,7 @@ template <class T> void backward(const Var<T>& root, const Array<T>& seed);
 // saved values, the output it computed and the inputs it read, as PyTorch's `ctx` does. They
 // are the Vars' own values, so nothing is copied, and capturing the output Var in the
 // function instead would make the node own itself (a reference cycle that never frees).
+// Since the function may read any of them, backward() checks them all for in-place writes.
 template <class T>
 class SavedValues {
 public:
@@ -101,7 +126,12 @@ Var<T> custom_op(const std::string& name, Array<T> value, const std::vector<Var<
                  BackwardFunction<T> backward);
 
 // The lower-level form the toolkit's ops use: `backward` adds into the inputs' grads itself
-// (with accumulate_grad), which saves a temporary per input.
+// (with accumulate_grad), which saves a temporary per input. `reads` says which values it
+// reads (self.value, self.inputs[i]->value); their shapes do not count.
+template <class T>
+Var<T> record_op(const std::string& name, Array<T> value, const std::vector<Var<T>>& inputs, Reads reads,
+                 std::function<void(Node<T>&)> backward);
+// Without `reads`, the inputs and the output all count as read: the safe choice.
 template <class T>
 Var<T> record_op(const std::string& name, Array<T> value, const std::vector<Var<T>>& inputs,
                  std::function<void(Node<T>&)> backward);
