@@ -195,7 +195,7 @@ Var<T> log(const Var<T>& x) {
 template <class T>
 Var<T> sqrt(const Var<T>& x) {
     Array<T> y = xt::sqrt(x.value());
-    return record_op<T>("sqrt", std::move(y), {x}, [](Node<T>& self) {
+    return record_op<T>("sqrt", std::move(y), {x}, Reads::output, [](Node<T>& self) {
         // y = sqrt(x):  dx = dy / (2 y)
         accumulate_grad(*self.inputs[0], apply_binary(self.grad, self.value, "sqrt", [](T g, T y) { return g / (2 * y); }));
     });
