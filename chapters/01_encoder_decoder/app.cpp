@@ -77,12 +77,17 @@ void finish_seq2seq_flags(const CommandLine& cli, AppSettings& settings, const s
     settings.lr_end_given = cli.given("lr-end");
     if (!settings.lr_given) settings.lr = recipe.lr;
     if (!settings.lr_end_given) settings.lr_end = recipe.lr_end;
+    if (!cli.given("warmup")) settings.warmup = recipe.warmup;   // flags a chapter may add
+    if (!cli.given("label-smoothing")) settings.label_smoothing = recipe.label_smoothing;
+    if (settings.warmup < 0) throw UsageError("--warmup must be 0 (the cosine) or a number of steps", cli.usage());
+    if (!(settings.label_smoothing >= 0 && settings.label_smoothing < 1))
+        throw UsageError("--label-smoothing must be at least 0 and below 1", cli.usage());
     if (!(settings.lr > 0 && settings.lr < 1)) throw UsageError("--lr must be between 0 and 1", cli.usage());
     if (!(settings.lr_end > 0 && settings.lr_end <= 1)) throw UsageError("--lr-end must be above 0 and at most 1", cli.usage());
     const bool dates = settings.task == "dates" && !has_data;
     if (settings.embedding == 0) settings.embedding = dates ? 32 : 64;
     settings.measured_defaults = settings.data.empty() && settings.load.empty();
-    for (const char* flag : {"steps", "embedding", "hidden", "lr", "lr-end", "batch"})
+    for (const char* flag : {"steps", "embedding", "hidden", "lr", "lr-end", "batch", "warmup", "label-smoothing"})
         settings.measured_defaults = settings.measured_defaults && !cli.given(flag);
     check_before_training(cli, settings);
 }
@@ -132,8 +137,12 @@ void check_before_training(const CommandLine& cli, const AppSettings& settings) 
 }
 
 std::string learning_rate_decay(const AppSettings& settings) {
-    if (settings.lr_end >= 1) return "";
     std::ostringstream text;
+    if (settings.warmup > 0) {
+        text << ", warm-up over " << settings.warmup << " steps, then 1/sqrt(step)";
+        return text.str();
+    }
+    if (settings.lr_end >= 1) return "";
     text << ", cosine decay to " << settings.lr * settings.lr_end;
     return text.str();
 }
@@ -149,6 +158,8 @@ TrainConfig train_config(const AppSettings& settings, const std::string& label) 
     config.batch_size = static_cast<std::size_t>(settings.batch);
     config.lr = settings.lr;
     config.final_lr_fraction = settings.lr_end;
+    config.warmup = settings.warmup;
+    config.label_smoothing = settings.label_smoothing;
     config.eval_every = std::max(1, settings.run.steps / 10);
     config.seed = settings.run.seed;
     config.label = label;
@@ -217,7 +228,7 @@ std::vector<std::string> translate_sentence(Seq2SeqModel<T>& model, const Task& 
 
 std::map<std::string, std::string> decisive_settings(const AppSettings& settings, const Task& task) {
     const auto number = [](double v) { return json_number(v); };
-    return {{"task", task.name},
+    std::map<std::string, std::string> decisive = {{"task", task.name},
             {"data", settings.data.empty() ? "none" : settings.data},
             {"variant", settings.run.variant},
             {"seed", number(static_cast<double>(settings.run.seed))},
@@ -229,6 +240,10 @@ std::map<std::string, std::string> decisive_settings(const AppSettings& settings
             {"lr", number(settings.lr)},
             {"lr_end", number(settings.lr_end)},
             {"loaded", settings.load.empty() ? "no" : settings.load}};
+    // Only where they are used, so that the summaries of chapters 01-03 keep their keys.
+    if (settings.warmup > 0) decisive["warmup"] = number(settings.warmup);
+    if (settings.label_smoothing > 0) decisive["label_smoothing"] = number(settings.label_smoothing);
+    return decisive;
 }
 
 Ranges ranges_for(const RangeTable& table, const AppSettings& settings, const Task& task) {
