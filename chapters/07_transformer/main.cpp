@@ -1,0 +1,184 @@
+// Chapter 07, the Transformer: embeddings and positions, a stack of encoder blocks
+// (self-attention, feed-forward, residuals and layer norms), a stack of decoder blocks (causal
+// self-attention, cross-attention, feed-forward) and an output layer. We train it to translate
+// on the task of chapters 01 and 02, score it by source length, and draw where every head of
+// every layer looked.
+#include "chapters/01_encoder_decoder/app.hpp"
+#include "chapters/01_encoder_decoder/figures.hpp"
+#include "chapters/01_encoder_decoder/run_summary.hpp"
+#include "chapters/02_bahdanau_attention/alignment.hpp"
+#include "chapters/07_transformer/attention_maps.hpp"
+#include "chapters/07_transformer/figures.hpp"
+#include "chapters/07_transformer/recipes.hpp"
+#include "chapters/07_transformer/translation_model.hpp"
+#include "common/data/tokenize.hpp"
+#include "common/progress.hpp"
+
+#include <cstdio>
+#include <iostream>
+#include <unistd.h>
+
+using namespace attn;
+using namespace attn::ch07;
+
+namespace {
+
+const std::string chapter_dir = "07_transformer";
+
+// The Transformer's own flags, beside the seq2seq ones (--embedding is d_model here).
+struct TransformerFlags {
+    std::string norm = "post", embedding_init = "scaled";
+    int heads = 4, feed_forward = 256, layers = 2;
+};
+
+void add_transformer_flags(CommandLine& cli, ch01::AppSettings& settings, TransformerFlags& flags) {
+    cli.option("norm", &flags.norm, "where the layer norms sit: post (the paper, PyTorch's default) or pre", "post|pre");
+    cli.option("heads", &flags.heads, "attention heads per layer (d_model must be a multiple)", 1, 64);
+    cli.option("feed-forward", &flags.feed_forward, "the feed-forward layers' hidden size", 1, 8192);
+    cli.option("layers", &flags.layers, "encoder blocks, and as many decoder blocks", 1, 12);
+    cli.option("warmup", &settings.warmup, "learning-rate warm-up steps, then 1/sqrt(step); 0: the cosine of chapters 01-02 (default: the recipe's)", 0, 1000000);
+    cli.option("label-smoothing", &settings.label_smoothing, "share of the target probability spread over the vocabulary in the training loss (default: the recipe's)");
+    cli.option("embedding-init", &flags.embedding_init, "embedding tables start N(0, 1/d) (scaled) or N(0, 1) (standard, PyTorch's)", "scaled|standard");
+}
+
+TranslationSizes translation_sizes(const ch01::AppSettings& settings, const TransformerFlags& flags, const ch01::Task& task) {
+    TranslationSizes sizes;
+    sizes.source_vocab = task.source_vocab.size();
+    sizes.target_vocab = task.target_vocab.size();
+    sizes.transformer.d_model = static_cast<std::size_t>(settings.embedding);
+    sizes.transformer.heads = static_cast<std::size_t>(flags.heads);
+    sizes.transformer.feed_forward = static_cast<std::size_t>(flags.feed_forward);
+    sizes.transformer.encoder_layers = sizes.transformer.decoder_layers = static_cast<std::size_t>(flags.layers);
+    sizes.transformer.norm = flags.norm == "pre" ? NormPlacement::pre : NormPlacement::post;
+    sizes.embedding_init = flags.embedding_init == "standard" ? EmbeddingInit::standard : EmbeddingInit::scaled;
+    return sizes;
+}
+
+// "encoder 66,560" ...: the parameters under each top-level part of the model.
+void print_parameter_counts(const TransformerSeq2Seq<float>& model) {
+    const std::vector<std::pair<std::string, std::string>> parts = {
+        {"source_embedding.", "source embedding"}, {"target_embedding.", "target embedding"},
+        {"transformer.encoder.", "encoder blocks and final norm"}, {"transformer.decoder.", "decoder blocks and final norm"},
+        {"output.", "output layer"}};
+    for (const auto& [prefix, label] : parts) {
+        std::size_t count = 0;
+        for (const auto& [name, parameter] : model.named_parameters())
+            if (name.compare(0, prefix.size(), prefix) == 0) count += parameter.value().size();
+        std::printf("    %-32s %9zu\n", label.c_str(), count);
+    }
+}
+
+int run(int argc, char** argv) {
+    ch01::AppSettings settings;
+    TransformerFlags flags;
+    CommandLine cli(argc > 0 ? std::filesystem::path(argv[0]).filename().string() : "ch07",
+                    "the Transformer: encoder and decoder stacks of attention, trained to translate");
+    ch01::add_seq2seq_flags(cli, settings, chapter_dir, chapter07_recipes);
+    add_transformer_flags(cli, settings, flags);
+    if (!cli.parse(argc, argv)) return 0;
+    if (cli.given("hidden")) throw UsageError("--hidden is the GRU's size in chapters 01-02; here use --embedding (d_model) and --feed-forward", cli.usage());
+    if (flags.norm != "post" && flags.norm != "pre") throw UsageError("--norm must be post or pre, got '" + flags.norm + "'", cli.usage());
+    if (flags.embedding_init != "scaled" && flags.embedding_init != "standard")
+        throw UsageError("--embedding-init must be scaled or standard, got '" + flags.embedding_init + "'", cli.usage());
+    ch01::finish_seq2seq_flags(cli, settings, chapter_dir, chapter07_recipes);
+    if (!cli.given("embedding")) settings.embedding = 64;   // d_model 64 for both tasks
+    if (settings.embedding % 2 != 0 || settings.embedding % flags.heads != 0)
+        throw UsageError("--embedding (d_model) must be even and a multiple of --heads", cli.usage());
+    settings.measured_defaults = settings.measured_defaults && flags.norm == "post" && flags.embedding_init == "scaled";
+    for (const char* flag : {"heads", "feed-forward", "layers"})
+        settings.measured_defaults = settings.measured_defaults && !cli.given(flag);
+    if (settings.print_ranges) {
+        std::cout << ranges_markdown({});
+        return 0;
+    }
+    const Stopwatch clock;
+    std::cout << "Chapter 07: the Transformer (" << code_name(settings.run) << ", seed " << settings.run.seed << ")\n";
+
+    // ---- 1. The task of chapters 01 and 02.
+    const ch01::Task task = ch01::load_task(settings.task, settings.data, settings.run.seed, settings.run.quick, settings.swap,
+                                            settings.level == "char" ? data::TokenLevel::character : data::TokenLevel::word);
+    std::cout << "\n1. " << task.corpus.description << "\n   vocabularies: " << task.source_vocab.size() << " source and "
+              << task.target_vocab.size() << " target tokens\n";
+
+    // ---- 2. The model: embeddings x sqrt(d) + positions (6.3), the encoder blocks (7.2), the
+    //         decoder blocks (7.4), each stack ending in a layer norm, and the output layer.
+    Rng rng(settings.run.seed);
+    const TranslationSizes sizes = translation_sizes(settings, flags, task);
+    TransformerSeq2Seq<float> model(sizes, rng);
+    std::cout << "\n2. Transformer, d_model " << sizes.transformer.d_model << ", " << sizes.transformer.heads << " heads, feed-forward "
+              << sizes.transformer.feed_forward << ", " << sizes.transformer.encoder_layers << " + " << sizes.transformer.decoder_layers
+              << " layers, " << flags.norm << "-norm: " << model.parameter_count() << " parameters\n";
+    print_parameter_counts(model);
+
+    ch01::TrainLog log;
+    const ch01::TrainConfig config = ch01::train_config(settings, "   training");
+    if (!settings.load.empty()) {
+        ch01::load_model(model, task, settings, settings.load);
+    } else {
+        // ---- 3. Teacher forcing over all target positions at once, under the causal mask.
+        std::cout << "\n3. Training for " << settings.run.steps << " steps (batch " << settings.batch << ", Adam, peak lr "
+                  << settings.lr << ch01::learning_rate_decay(settings) << ", label smoothing " << settings.label_smoothing
+                  << "; the validation loss is the plain cross-entropy)\n";
+        const std::vector<data::Pair> peek(task.corpus.validation.begin(),
+                                           task.corpus.validation.begin() + std::min<std::ptrdiff_t>(2, task.corpus.validation.size()));
+        log = ch01::train(model, task, config, [&](int step, double valid_loss) {
+            std::cout << "   step " << step << ": validation loss " << valid_loss << "\n";
+            ch01::show_examples(task, peek, ch01::translate(model, task, peek), peek.size());
+        });
+        std::printf("   %.1f steps per second\n", log.steps_per_second);
+    }
+
+    // ---- 4. Greedy decoding of the test set, scored by source length.
+    std::cout << "\n4. Greedy decoding of " << task.corpus.test.size() << " test sentences:\n";
+    Summary summary(chapter_dir, settings.run);
+    const Stopwatch decoding;
+    const ch01::Evaluation test = ch01::evaluate(model, task, task.corpus.test);
+    const double decoding_seconds = decoding.seconds();
+    ch01::print_buckets(test);
+    ch01::show_examples(task, task.corpus.test, test.hypotheses, 3);
+
+    // ---- 5. Figures: the loss, the schedule, the scores, and where every head looked.
+    const std::filesystem::path out = settings.run.out;
+    std::cout << "\n5. Figures in " << out.string() << ":\n";
+    if (!log.steps.empty()) {
+        plot::save_and_report(ch01::loss_curves(log, "Chapter 07: the Transformer learning " + task.name), out, "loss_curves");
+        plot::save_and_report(learning_rate_schedule(config, "Chapter 07: the learning rate"), out, "learning_rate");
+    }
+    plot::save_and_report(ch01::scores_by_length({{"07 Transformer", &test}}, "Chapter 07: scores by source length (test set)",
+                                                 "source length (tokens)"),
+                          out, "scores_by_length");
+    const std::vector<std::string> phrase = task.name == "translation" ? std::vector<std::string>{"zone", "économique", "européenne"}
+                                                                      : std::vector<std::string>{};
+    const AttentionMaps maps = attention_maps(model, task, ch02::pick_example(task.corpus.test, phrase, 10), "Chapter 07");
+    plot::save_and_report(maps.encoder_self, out, "attention_encoder_self");
+    plot::save_and_report(maps.decoder_self, out, "attention_decoder_self");
+    plot::save_and_report(maps.cross, out, "attention_cross");
+    std::cout << "\n" << plot::preview(maps.cross, ::isatty(STDOUT_FILENO) == 1);
+
+    // ---- 6. Your own sentence, and saving.
+    if (!settings.translate.empty()) {
+        std::cout << "\n6. " << settings.translate << "\n   => "
+                  << data::detokenize(ch01::translate_sentence(model, task, settings.translate), task.corpus.level) << "\n";
+    }
+    if (!settings.save.empty()) ch01::save_model(model, task, settings, settings.save);
+
+    summary.setting("norm", flags.norm);
+    summary.setting("heads", flags.heads);
+    summary.setting("feed_forward", flags.feed_forward);
+    summary.setting("layers", flags.layers);
+    summary.setting("embedding_init", flags.embedding_init);
+    summary.setting("steps_per_second", log.steps_per_second);
+    summary.setting("test_decoding_seconds", decoding_seconds);
+    if (!log.valid_loss.empty()) summary.setting("final_valid_loss", log.valid_loss.back());
+    ch01::write_run(summary, {ch01::decisive_settings(settings, task), log.steps.empty() ? 0 : settings.run.steps, log.seconds, test},
+                    {});   // expected ranges: not measured over three seeds yet
+    const std::filesystem::path written = summary.finish(out, clock.seconds());
+    std::cout << "  wrote " << written.string() << "\n";
+    return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    return run_program("ch07", [&] { return run(argc, argv); });
+}
