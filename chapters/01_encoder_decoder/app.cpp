@@ -168,9 +168,11 @@ TrainConfig train_config(const AppSettings& settings, const std::string& label) 
 
 namespace {
 
-std::string settings_text(const Task& task, const ModelSizes& sizes) {
+template <class T>
+std::string settings_text(const Task& task, const Seq2SeqModel<T>& model) {
     std::ostringstream text;
-    text << "task\t" << task.name << "\nembedding\t" << sizes.embedding << "\nhidden\t" << sizes.hidden << "\n";
+    text << "task\t" << task.name << "\nembedding\t" << model.sizes().embedding << "\nhidden\t" << model.sizes().hidden << "\n";
+    if (!model.architecture().empty()) text << "architecture\t" << model.architecture() << "\n";
     return text.str();
 }
 
@@ -179,7 +181,7 @@ std::string settings_text(const Task& task, const ModelSizes& sizes) {
 template <class T>
 void save_model(const Seq2SeqModel<T>& model, const Task& task, const AppSettings& settings, const std::string& dir) {
     save_checkpoint(model, dir,
-                    {{"settings.txt", settings_text(task, model.sizes())},
+                    {{"settings.txt", settings_text(task, model)},
                      {"source_vocab.txt", task.source_vocab.text()},
                      {"target_vocab.txt", task.target_vocab.text()}});
     std::cout << "  saved the model to " << dir << "/\n";
@@ -191,9 +193,10 @@ void check_and_load(Seq2SeqModel<T>& model, const Task& task, const std::string&
     const std::filesystem::path folder = dir;
     if (!std::filesystem::is_directory(folder)) throw std::runtime_error(dir + ": no such checkpoint folder");
     const std::string saved = read_text(folder / "settings.txt");
-    if (saved != settings_text(task, model.sizes()))
+    if (saved != settings_text(task, model))
         throw std::runtime_error(dir + ": saved for other settings (" + data::join_tokens(data::split_words(saved), " ") +
-                                 "); run with the same --task, --embedding and --hidden");
+                                 "); run with the same --task, --embedding and --hidden" +
+                                 (model.architecture().empty() ? "" : " and the same model flags"));
     if (data::Vocab::load(folder / "source_vocab.txt").tokens() != task.source_vocab.tokens() ||
         data::Vocab::load(folder / "target_vocab.txt").tokens() != task.target_vocab.tokens())
         throw std::runtime_error(dir + ": its vocabularies differ from this task's (another --seed, --data or --level?)");

@@ -11,6 +11,7 @@ plot::LinePlot learning_rate_schedule(const ch01::TrainConfig& config, const std
     figure.xlabel = "training step";
     figure.ylabel = "learning rate";
     figure.y_min = 0.0;
+    figure.legend = "top right";   // the rate peaks early, on the left
     plot::Series rate{"Adam's learning rate", {}, {}, false};
     for (int step = 1; step <= config.steps; ++step) {
         rate.x.push_back(step);

@@ -2,7 +2,9 @@
 // (self-attention, feed-forward, residuals and layer norms), a stack of decoder blocks (causal
 // self-attention, cross-attention, feed-forward) and an output layer. We train it to translate
 // on the task of chapters 01 and 02, score it by source length, and draw where every head of
-// every layer looked.
+// every layer looked. First, part 1: why the Transformer normalises each position on its own
+// (layer normalisation, (7.1)) rather than each feature over the batch (batch normalisation):
+// a padded batch, normalised both ways.
 #include "chapters/01_encoder_decoder/app.hpp"
 #include "chapters/01_encoder_decoder/figures.hpp"
 #include "chapters/01_encoder_decoder/run_summary.hpp"
@@ -13,8 +15,12 @@
 #include "chapters/07_transformer/translation_model.hpp"
 #include "common/data/tokenize.hpp"
 #include "common/progress.hpp"
+#include "common/runtime.hpp"
+
+#include <xtensor/xview.hpp>
 
 #include <cstdio>
+#include <ctime>
 #include <iostream>
 #include <unistd.h>
 
@@ -68,6 +74,48 @@ void print_parameter_counts(const TransformerSeq2Seq<float>& model) {
     }
 }
 
+// Batch normalisation's statistics: per feature, over every row of every sequence (padding
+// included, as a batch-statistics layer sees it).                     x: (batch, n, d)
+Array<double> batch_normalised(const Array<double>& x, double eps = 1e-5) {
+    const Array<double> mu = xt::mean(x, {0, 1}, xt::keep_dims);   // materialised before broadcasting
+    const Array<double> centred = x - mu;
+    const Array<double> variance = xt::mean(centred * centred, {0, 1}, xt::keep_dims);
+    return centred / xt::sqrt(variance + eps);
+}
+
+// The first `length` rows of sequence b.
+Array<double> rows_of(const Array<double>& x, std::size_t b, std::size_t length) {
+    return xt::view(x, b, xt::range(0, length), xt::all());
+}
+
+double largest_difference(const Array<double>& a, const Array<double>& b) { return xt::amax(xt::abs(a - b))(); }
+
+// ---- 1. Statistics per position, not per batch.                                       (7.1)
+void compare_normalisations(Rng& rng) {
+    const std::size_t d = 8, long_length = 10, short_length = 3;
+    const LayerNorm<double> norm({d});
+    // A short sentence, alone (no padding), and in a batch with a long one (padded to 10).
+    Array<double> short_words = rng.normal_matrix<double>(short_length, d);
+    short_words.reshape({1, short_length, d});
+    Array<double> batch = xt::zeros<double>({std::size_t{2}, long_length, d});
+    xt::view(batch, 0) = rng.normal_matrix<double>(long_length, d, 3.0) + 2.0;   // another scale and offset
+    xt::view(batch, 1, xt::range(0, short_length), xt::all()) = xt::view(short_words, 0);
+
+    const auto layer_normalised = [&](const Array<double>& x) { return norm(constant<double>(x)).value(); };
+    const double layer_change = largest_difference(rows_of(layer_normalised(short_words), 0, short_length),
+                                                   rows_of(layer_normalised(batch), 1, short_length));
+    const double batch_change = largest_difference(rows_of(batch_normalised(short_words), 0, short_length),
+                                                   rows_of(batch_normalised(batch), 1, short_length));
+    std::printf("\n1. A %zu-word sentence normalised alone, then in a batch beside a %zu-word one (padded to %zu):\n"
+                "   largest change of its normalised rows\n"
+                "     layer normalisation (statistics per position)           %.3g\n"
+                "     batch statistics (per feature, over batch and positions) %.3g\n",
+                short_length, long_length, long_length, layer_change, batch_change);
+    const Array<double> rows = rows_of(layer_normalised(batch), 1, short_length);
+    std::printf("   after layer normalisation each of its rows has mean %.2g and variance %.6f (eps 1e-5 inside the root)\n",
+                xt::amax(xt::abs(xt::mean(rows, {1})))(), xt::mean(xt::mean(rows * rows, {1}))());
+}
+
 int run(int argc, char** argv) {
     ch01::AppSettings settings;
     TransformerFlags flags;
@@ -93,43 +141,51 @@ int run(int argc, char** argv) {
     }
     const Stopwatch clock;
     std::cout << "Chapter 07: the Transformer (" << code_name(settings.run) << ", seed " << settings.run.seed << ")\n";
+    {
+        Rng rng(settings.run.seed);
+        compare_normalisations(rng);
+    }
 
-    // ---- 1. The task of chapters 01 and 02.
+    // ---- 2. The task of chapters 01 and 02.
     const ch01::Task task = ch01::load_task(settings.task, settings.data, settings.run.seed, settings.run.quick, settings.swap,
                                             settings.level == "char" ? data::TokenLevel::character : data::TokenLevel::word);
-    std::cout << "\n1. " << task.corpus.description << "\n   vocabularies: " << task.source_vocab.size() << " source and "
+    std::cout << "\n2. " << task.corpus.description << "\n   vocabularies: " << task.source_vocab.size() << " source and "
               << task.target_vocab.size() << " target tokens\n";
 
-    // ---- 2. The model: embeddings x sqrt(d) + positions (6.3), the encoder blocks (7.2), the
+    // ---- 3. The model: embeddings x sqrt(d) + positions (6.3), the encoder blocks (7.2), the
     //         decoder blocks (7.4), each stack ending in a layer norm, and the output layer.
     Rng rng(settings.run.seed);
     const TranslationSizes sizes = translation_sizes(settings, flags, task);
     TransformerSeq2Seq<float> model(sizes, rng);
-    std::cout << "\n2. Transformer, d_model " << sizes.transformer.d_model << ", " << sizes.transformer.heads << " heads, feed-forward "
+    std::cout << "\n3. Transformer, d_model " << sizes.transformer.d_model << ", " << sizes.transformer.heads << " heads, feed-forward "
               << sizes.transformer.feed_forward << ", " << sizes.transformer.encoder_layers << " + " << sizes.transformer.decoder_layers
               << " layers, " << flags.norm << "-norm: " << model.parameter_count() << " parameters\n";
     print_parameter_counts(model);
 
     ch01::TrainLog log;
+    double train_cpu_seconds = 0;
     const ch01::TrainConfig config = ch01::train_config(settings, "   training");
     if (!settings.load.empty()) {
         ch01::load_model(model, task, settings, settings.load);
     } else {
-        // ---- 3. Teacher forcing over all target positions at once, under the causal mask.
-        std::cout << "\n3. Training for " << settings.run.steps << " steps (batch " << settings.batch << ", Adam, peak lr "
+        // ---- 4. Teacher forcing over all target positions at once, under the causal mask.
+        std::cout << "\n4. Training for " << settings.run.steps << " steps (batch " << settings.batch << ", Adam, peak lr "
                   << settings.lr << ch01::learning_rate_decay(settings) << ", label smoothing " << settings.label_smoothing
                   << "; the validation loss is the plain cross-entropy)\n";
         const std::vector<data::Pair> peek(task.corpus.validation.begin(),
                                            task.corpus.validation.begin() + std::min<std::ptrdiff_t>(2, task.corpus.validation.size()));
+        const std::clock_t cpu_start = std::clock();   // the machine may be shared: CPU time says what a quiet one would take
         log = ch01::train(model, task, config, [&](int step, double valid_loss) {
             std::cout << "   step " << step << ": validation loss " << valid_loss << "\n";
             ch01::show_examples(task, peek, ch01::translate(model, task, peek), peek.size());
         });
-        std::printf("   %.1f steps per second\n", log.steps_per_second);
+        train_cpu_seconds = static_cast<double>(std::clock() - cpu_start) / CLOCKS_PER_SEC;
+        std::printf("   %.1f steps per second (%.0f s); %.0f s of CPU time, validations included\n", log.steps_per_second,
+                    log.seconds, train_cpu_seconds);
     }
 
-    // ---- 4. Greedy decoding of the test set, scored by source length.
-    std::cout << "\n4. Greedy decoding of " << task.corpus.test.size() << " test sentences:\n";
+    // ---- 5. Greedy decoding of the test set, scored by source length.
+    std::cout << "\n5. Greedy decoding of " << task.corpus.test.size() << " test sentences:\n";
     Summary summary(chapter_dir, settings.run);
     const Stopwatch decoding;
     const ch01::Evaluation test = ch01::evaluate(model, task, task.corpus.test);
@@ -137,9 +193,9 @@ int run(int argc, char** argv) {
     ch01::print_buckets(test);
     ch01::show_examples(task, task.corpus.test, test.hypotheses, 3);
 
-    // ---- 5. Figures: the loss, the schedule, the scores, and where every head looked.
+    // ---- 6. Figures: the loss, the schedule, the scores, and where every head looked.
     const std::filesystem::path out = settings.run.out;
-    std::cout << "\n5. Figures in " << out.string() << ":\n";
+    std::cout << "\n6. Figures in " << out.string() << ":\n";
     if (!log.steps.empty()) {
         plot::save_and_report(ch01::loss_curves(log, "Chapter 07: the Transformer learning " + task.name), out, "loss_curves");
         plot::save_and_report(learning_rate_schedule(config, "Chapter 07: the learning rate"), out, "learning_rate");
@@ -155,9 +211,9 @@ int run(int argc, char** argv) {
     plot::save_and_report(maps.cross, out, "attention_cross");
     std::cout << "\n" << plot::preview(maps.cross, ::isatty(STDOUT_FILENO) == 1);
 
-    // ---- 6. Your own sentence, and saving.
+    // ---- 7. Your own sentence, and saving.
     if (!settings.translate.empty()) {
-        std::cout << "\n6. " << settings.translate << "\n   => "
+        std::cout << "\n7. " << settings.translate << "\n   => "
                   << data::detokenize(ch01::translate_sentence(model, task, settings.translate), task.corpus.level) << "\n";
     }
     if (!settings.save.empty()) ch01::save_model(model, task, settings, settings.save);
@@ -168,6 +224,7 @@ int run(int argc, char** argv) {
     summary.setting("layers", flags.layers);
     summary.setting("embedding_init", flags.embedding_init);
     summary.setting("steps_per_second", log.steps_per_second);
+    summary.setting("train_cpu_seconds", train_cpu_seconds);
     summary.setting("test_decoding_seconds", decoding_seconds);
     if (!log.valid_loss.empty()) summary.setting("final_valid_loss", log.valid_loss.back());
     ch01::write_run(summary, {ch01::decisive_settings(settings, task), log.steps.empty() ? 0 : settings.run.steps, log.seconds, test},

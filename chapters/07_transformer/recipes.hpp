@@ -8,7 +8,7 @@
 namespace attn::ch07 {
 
 //                                           steps  lr     lr_end (unused) warmup  smoothing
-constexpr ch01::Recipes chapter07_recipes{{2600, 2e-3, 1, 200, 0.1},
+constexpr ch01::Recipes chapter07_recipes{{1200, 4e-3, 1, 200, 0.1},
                                           {150, 4e-3, 1, 40, 0.1},
                                           {1000, 2e-3, 1, 200, 0.1},
                                           {150, 4e-3, 1, 40, 0.1}};

@@ -80,6 +80,13 @@ ch01::ModelSizes TransformerSeq2Seq<T>::sizes() const {
     return {sizes_.source_vocab, sizes_.target_vocab, sizes_.transformer.d_model, sizes_.transformer.feed_forward};
 }
 
+template <class T>
+std::string TransformerSeq2Seq<T>::architecture() const {
+    const TransformerSizes& t = sizes_.transformer;
+    return "heads " + std::to_string(t.heads) + ", layers " + std::to_string(t.encoder_layers) + "+" +
+           std::to_string(t.decoder_layers) + ", " + (t.norm == NormPlacement::pre ? "pre" : "post") + "-norm";
+}
+
 template class TransformerSeq2Seq<float>;
 template class TransformerSeq2Seq<double>;
 

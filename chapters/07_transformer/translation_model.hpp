@@ -48,6 +48,8 @@ public:
 
     // Chapter 01's sizes as checkpoints record them: embedding = d_model, hidden = feed_forward.
     ch01::ModelSizes sizes() const override;
+    // "heads 4, layers 2+2, post-norm": what a checkpoint must match beyond the shapes.
+    std::string architecture() const override;
     const TranslationSizes& translation_sizes() const { return sizes_; }
 
     Embedding<T> source_embedding, target_embedding;

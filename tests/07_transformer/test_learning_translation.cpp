@@ -134,5 +134,5 @@ TEST_CASE("ch07 learning: on dates the Transformer's validation loss falls below
     const ch01::TrainLog log = ch01::train(model, task, config);
     // A uniform guess over the target tokens costs ln(vocabulary) nats (about 2.7).
     CHECK(log.train_loss.front() > 2.0);
-    CHECK(log.valid_loss.back() < 0.5);
+    CHECK(log.valid_loss.back() < 0.5);   // seed 7 reaches about 0.34
 }
