@@ -129,7 +129,12 @@ int run(int argc, char** argv) {
     if (flags.embedding_init != "scaled" && flags.embedding_init != "standard")
         throw UsageError("--embedding-init must be scaled or standard, got '" + flags.embedding_init + "'", cli.usage());
     ch01::finish_seq2seq_flags(cli, settings, chapter_dir, chapter07_recipes);
-    if (!cli.given("embedding")) settings.embedding = 64;   // d_model 64 for both tasks
+    if (!cli.given("embedding")) settings.embedding = settings.run.quick ? QuickSizes{}.d_model : 64;   // for both tasks
+    if (settings.run.quick) {   // a smaller model, except for what the command line sets
+        if (!cli.given("heads")) flags.heads = QuickSizes{}.heads;
+        if (!cli.given("feed-forward")) flags.feed_forward = QuickSizes{}.feed_forward;
+        if (!cli.given("layers")) flags.layers = QuickSizes{}.layers;
+    }
     if (settings.embedding % 2 != 0 || settings.embedding % flags.heads != 0)
         throw UsageError("--embedding (d_model) must be even and a multiple of --heads", cli.usage());
     settings.measured_defaults = settings.measured_defaults && flags.norm == "post" && flags.embedding_init == "scaled";
@@ -177,7 +182,8 @@ int run(int argc, char** argv) {
         const std::clock_t cpu_start = std::clock();   // the machine may be shared: CPU time says what a quiet one would take
         log = ch01::train(model, task, config, [&](int step, double valid_loss) {
             std::cout << "   step " << step << ": validation loss " << valid_loss << "\n";
-            ch01::show_examples(task, peek, ch01::translate(model, task, peek), peek.size());
+            if (!settings.run.quick)   // decoding an untrained model runs to the longest output: seconds --quick lacks
+                ch01::show_examples(task, peek, ch01::translate(model, task, peek), peek.size());
         });
         train_cpu_seconds = static_cast<double>(std::clock() - cpu_start) / CLOCKS_PER_SEC;
         std::printf("   %.1f steps per second (%.0f s); %.0f s of CPU time, validations included\n", log.steps_per_second,
