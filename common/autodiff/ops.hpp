@@ -43,6 +43,7 @@ template <class T> Var<T> sigmoid(const Var<T>& x);   // d/dx = s (1 - s)
 template <class T> Var<T> relu(const Var<T>& x);      // d/dx = 1 where x > 0
 template <class T> Var<T> exp(const Var<T>& x);
 template <class T> Var<T> log(const Var<T>& x);       // x must be positive
+template <class T> Var<T> sqrt(const Var<T>& x);      // x must be positive; d/dx = 1 / (2 sqrt(x))
 
 // ---- Reductions (ops_reduce.cpp) -----------------------------------------------------------
 template <class T> Var<T> sum(const Var<T>& x);                                   // all entries -> shape ()

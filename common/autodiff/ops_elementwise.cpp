@@ -190,6 +190,15 @@ Var<T> log(const Var<T>& x) {
     });
 }
 
+template <class T>
+Var<T> sqrt(const Var<T>& x) {
+    Array<T> y = xt::sqrt(x.value());
+    return record_op<T>("sqrt", std::move(y), {x}, [](Node<T>& self) {
+        // y = sqrt(x):  dx = dy / (2 y)
+        accumulate_grad(*self.inputs[0], apply_binary(self.grad, self.value, "sqrt", [](T g, T y) { return g / (2 * y); }));
+    });
+}
+
 // ---- instantiations: do not edit ----
 #define ATTN_INSTANTIATE(T)                                                                   \
     template Var<T> operator+(const Var<T>&, const Var<T>&);                                 \
@@ -208,7 +217,8 @@ Var<T> log(const Var<T>& x) {
     template Var<T> sigmoid(const Var<T>&);                                                  \
     template Var<T> relu(const Var<T>&);                                                     \
     template Var<T> exp(const Var<T>&);                                                      \
-    template Var<T> log(const Var<T>&);
+    template Var<T> log(const Var<T>&);                                                      \
+    template Var<T> sqrt(const Var<T>&);
 ATTN_INSTANTIATE(float)
 ATTN_INSTANTIATE(double)
 

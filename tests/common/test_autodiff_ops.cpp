@@ -93,6 +93,8 @@ TEST_CASE("autodiff: element-wise ops broadcast and differentiate" * doctest::te
         CHECK_GRADIENT([](const Vars& v) { return attn::relu(v[0]); }, in, one_op);
         CHECK_GRADIENT([](const Vars& v) { return attn::exp(v[0]); }, in, one_op);
         CHECK_GRADIENT([](const Vars& v) { return attn::log(v[0]); }, (std::vector<A>{positive({3, 5}, 11)}), one_op);
+        CHECK_GRADIENT([](const Vars& v) { return attn::sqrt(v[0]); }, (std::vector<A>{positive({3, 5}, 12)}), one_op);
+        CHECK_ALLCLOSE(attn::sqrt(attn::constant<double>(A{4, 0.25})).value(), A({2, 0.5}), 0.0, 0.0);
         // sigmoid(0) = 0.5, relu(-1) = 0, sigmoid of -800 is 0 and not NaN
         CHECK_ALLCLOSE(attn::sigmoid(attn::constant<double>(A{0, -800, 800})).value(), A({0.5, 0, 1}), 0.0, 1e-300);
         CHECK_ALLCLOSE(attn::relu(attn::constant<double>(A{-1, 2})).value(), A({0, 2}), 0.0, 0.0);

@@ -1,0 +1,34 @@
+// Exercise 07.3: the decoder block: causal self-attention, cross-attention, feed-forward, equation (7.4)
+#include "chapters/07_transformer/decoder_layer.hpp"
+
+#include "chapters/05_multi_head_attention/multi_head_attention.hpp"
+#include "common/autodiff/ops.hpp"
+
+namespace attn::ch07 {
+
+//   post-norm:  h1 = norm1(y + SA(y)),  h2 = norm2(h1 + CA(h1)),  out = norm3(h2 + FFN(h2))   (7.4)
+//   pre-norm:   h1 = y + SA(norm1(y)),  h2 = h1 + CA(norm2(h1)),  out = h2 + FFN(norm3(h2))
+template <class T>
+DecoderLayerOutput<T> decoder_layer(const TransformerDecoderLayer<T>& layer, const Var<T>& y, const Var<T>& memory,
+                                    const ch03::Mask& self_mask, const ch03::Mask& target_padding,
+                                    const ch03::Mask& memory_padding) {
+    // TODO(07.3): three sub-layers, each in a residual connection with its norm (norm1, norm2,
+    //             norm3, placed as layer.norm_placement says, as in 07.2):
+    //             the target's self-attention (layer.self_attn, blocked by self_mask and
+    //             target_padding), the cross-attention (layer.multihead_attn: queries from the
+    //             decoder, keys and values from memory, blocked by memory_padding), and the
+    //             feed-forward network (7.4). Use ch05::multi_head_attention for both attentions.
+    //             Return the output and both attentions' per-head weights.
+    //             Hint: ./course hint 07.3
+    COURSE_TODO("07.3");
+}
+
+// ---- instantiations: do not edit ----
+template DecoderLayerOutput<float> decoder_layer(const TransformerDecoderLayer<float>&, const Var<float>&,
+                                                 const Var<float>&, const ch03::Mask&, const ch03::Mask&,
+                                                 const ch03::Mask&);
+template DecoderLayerOutput<double> decoder_layer(const TransformerDecoderLayer<double>&, const Var<double>&,
+                                                  const Var<double>&, const ch03::Mask&, const ch03::Mask&,
+                                                  const ch03::Mask&);
+
+}  // namespace attn::ch07

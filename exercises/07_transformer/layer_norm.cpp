@@ -1,0 +1,27 @@
+// Exercise 07.1: layer normalisation over the last axes, equation (7.1)
+#include "chapters/07_transformer/layer_norm.hpp"
+
+#include "common/autodiff/ops.hpp"
+
+#include <stdexcept>
+
+namespace attn::ch07 {
+
+//   mu = mean of the slice,  var = mean((x - mu)^2)  (biased),
+//   y = (x - mu) / sqrt(var + eps) * weight + bias                                     (7.1)
+template <class T>
+Var<T> layer_norm(const Var<T>& x, const Var<T>& weight, const Var<T>& bias, std::size_t normalized_dims, double eps) {
+    // TODO(07.1): normalise every slice of x over its last normalized_dims axes (7.1):
+    //             mu = the mean of the slice, var = the mean of (x - mu)^2 (divide by the slice
+    //             size, not size - 1), y = (x - mu) / sqrt(var + eps) * weight + bias. Check that
+    //             weight and bias have the shape of those last axes (std::invalid_argument).
+    //             Build it from the toolkit's ops (reshape, mean, sqrt, ...): a 2-D slice is
+    //             easiest as one row. Hint: ./course hint 07.1
+    COURSE_TODO("07.1");
+}
+
+// ---- instantiations: do not edit ----
+template Var<float> layer_norm(const Var<float>&, const Var<float>&, const Var<float>&, std::size_t, double);
+template Var<double> layer_norm(const Var<double>&, const Var<double>&, const Var<double>&, std::size_t, double);
+
+}  // namespace attn::ch07

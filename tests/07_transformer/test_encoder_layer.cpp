@@ -1,0 +1,114 @@
+// Self-checks for exercise 07.2: encoder_layer (exercises/07_transformer/encoder_layer.cpp).
+#include "chapters/07_transformer/encoder_layer.hpp"
+#include "common/autodiff/ops.hpp"
+#include "tests/07_transformer/golden.hpp"
+#include "tests/support/check_allclose.hpp"
+#include "tests/support/gradcheck.hpp"
+#include "tests/support/property.hpp"
+
+#include <xtensor/xview.hpp>
+
+using attn::Var;
+using attn::ch07::NormPlacement;
+using A = xt::xarray<double>;
+
+namespace {
+
+// nn.TransformerEncoderLayer(16, 4, 32) with the script's weights (random norms and biases).
+struct GoldenEncoderLayer : golden07::GoldenLayer<attn::ch07::TransformerEncoderLayer<double>> {
+    explicit GoldenEncoderLayer(NormPlacement norm) : GoldenLayer(norm, "encoder_layer") {}
+};
+using golden07::placement_name;
+
+// The position-wise feed-forward network, from the layer's own Linear modules and xtensor's max.
+A feed_forward(const attn::ch07::TransformerEncoderLayer<double>& layer, const A& h) {
+    const A hidden = xt::maximum(layer.linear1(attn::constant<double>(h)).value(), 0.0);
+    return layer.linear2(attn::constant<double>(hidden)).value();
+}
+
+}  // namespace
+
+TEST_CASE("07.2 encoder_layer" * doctest::test_suite("ch07")) {
+    const A x = golden07::load("encoder_layer/x");
+    const attn::ch03::Mask padding = golden07::load_mask("encoder_layer/key_padding");
+
+    PROPERTY("with both sub-layers silenced, post-norm gives norm2(norm1(x)) and pre-norm gives x itself") {
+        // Attention and feed-forward output exactly 0 (W_o, b_o, linear2 zeroed): what is left is
+        // the wiring. Post-norm normalises after each residual addition (7.2); pre-norm only
+        // normalises the sub-layers' inputs, so the residual path carries x through untouched (7.3).
+        for (NormPlacement norm : {NormPlacement::post, NormPlacement::pre}) {
+            CAPTURE(placement_name(norm));
+            GoldenEncoderLayer golden(norm);
+            golden07::silence(golden.layer.self_attn);
+            golden07::silence_feed_forward(golden.layer.linear2);
+            const A out = attn::ch07::encoder_layer(golden.layer, attn::constant<double>(x), padding).output.value();
+            const A expected = norm == NormPlacement::post
+                                   ? golden07::plain_layer_norm(golden07::plain_layer_norm(x, golden.layer.norm1),
+                                                                golden.layer.norm2)
+                                   : x;
+            CHECK_ALLCLOSE(out, expected, 1e-12, 1e-13);
+        }
+    };
+    PROPERTY("with self-attention silenced, the feed-forward sub-layer is linear2(relu(linear1(.))) at every position") {
+        // post-norm: h = norm1(x), out = norm2(h + FFN(h));  pre-norm: out = x + FFN(norm2(x)).
+        for (NormPlacement norm : {NormPlacement::post, NormPlacement::pre}) {
+            CAPTURE(placement_name(norm));
+            GoldenEncoderLayer golden(norm);
+            const auto& layer = golden.layer;
+            golden07::silence(golden.layer.self_attn);
+            const A out = attn::ch07::encoder_layer(layer, attn::constant<double>(x), padding).output.value();
+            A expected;
+            if (norm == NormPlacement::post) {
+                const A h = golden07::plain_layer_norm(x, layer.norm1);
+                expected = golden07::plain_layer_norm(A(h + feed_forward(layer, h)), layer.norm2);
+            } else {
+                expected = x + feed_forward(layer, golden07::plain_layer_norm(x, layer.norm2));
+            }
+            CHECK_ALLCLOSE(out, expected, 1e-12, 1e-13);
+        }
+    };
+    PROPERTY("padded keys get weight 0 and the real positions ignore what the padding holds") {
+        // Sequence 1 has 3 words and 2 padding positions; change the padding's vectors.
+        const GoldenEncoderLayer golden(NormPlacement::post);
+        A changed = x;
+        xt::view(changed, 1, xt::range(3, 5), xt::all()) = 7.0;
+        const auto first = attn::ch07::encoder_layer(golden.layer, attn::constant<double>(x), padding);
+        const auto second = attn::ch07::encoder_layer(golden.layer, attn::constant<double>(changed), padding);
+        REQUIRE_SHAPE(first.self_weights.shape(), {2, 4, 5, 5});
+        CHECK(xt::amax(xt::abs(xt::view(first.self_weights.value(), 1, xt::all(), xt::all(), xt::range(3, 5))))() == 0.0);
+        CHECK_ALLCLOSE(A(xt::view(second.output.value(), 1, xt::range(0, 3), xt::all())),
+                       A(xt::view(first.output.value(), 1, xt::range(0, 3), xt::all())), 1e-12, 1e-13);
+    };
+    PROPERTY("the self-attention weights are (batch, heads, n, n) and every row sums to 1") {
+        const GoldenEncoderLayer golden(NormPlacement::pre);
+        const auto result = attn::ch07::encoder_layer(golden.layer, attn::constant<double>(x));
+        REQUIRE_SHAPE(result.self_weights.shape(), {2, 4, 5, 5});
+        REQUIRE_SHAPE(result.output.shape(), {2, 5, 16});
+        CHECK_ALLCLOSE(A(xt::sum(result.self_weights.value(), {3})), A(xt::ones<double>({2, 4, 5})), 1e-12, 0.0);
+    };
+    for (NormPlacement norm : {NormPlacement::post, NormPlacement::pre}) {
+        const std::string name = placement_name(norm);
+        PROPERTY(("it matches nn.TransformerEncoderLayer (key padding): output, the gradient of x and of every "
+                  "parameter, " + name + "-norm").c_str()) {
+            const GoldenEncoderLayer golden(norm);
+            const Var<double> input = attn::parameter<double>(x);
+            const Var<double> out = attn::ch07::encoder_layer(golden.layer, input, padding).output;
+            CHECK_ALLCLOSE(out.value(), golden07::load("encoder_layer/" + name + "_output"), 1e-10, 1e-12);
+            attn::backward(out, golden07::load("encoder_layer/doutput"));
+            CHECK_ALLCLOSE(input.grad(), golden07::load("encoder_layer/" + name + "_dx"), 1e-10, 1e-12);
+            golden07::check_gradients(golden.layer, "encoder_layer/" + name + "_", 1e-10, 1e-12);
+        };
+    }
+    PROPERTY("the gradient of x matches central differences, post-norm and pre-norm") {
+        for (NormPlacement norm : {NormPlacement::post, NormPlacement::pre}) {
+            CAPTURE(placement_name(norm));
+            const GoldenEncoderLayer golden(norm);
+            const support::GradcheckResult check = support::gradcheck(
+                [&](const std::vector<Var<double>>& in) {
+                    return attn::ch07::encoder_layer(golden.layer, in[0], padding).output;
+                },
+                {x});
+            CHECK_MESSAGE(check.worst_error < 1e-7, check.report);
+        }
+    };
+}

@@ -1,0 +1,61 @@
+// The whole encoder-decoder forward against torch.nn.Transformer: output and every gradient.
+#include "chapters/07_transformer/transformer.hpp"
+#include "common/autodiff/ops.hpp"
+#include "tests/07_transformer/golden.hpp"
+#include "tests/support/check_allclose.hpp"
+#include "tests/support/property.hpp"
+
+#include <xtensor/xview.hpp>
+
+using attn::Var;
+using attn::ch03::Mask;
+using A = xt::xarray<double>;
+
+namespace {
+
+// nn.Transformer(16, 4, 2, 2, 32, dropout=0, batch_first=True) with the script's weights.
+struct GoldenTransformer {
+    attn::Rng rng{1};
+    attn::ch07::Transformer<double> model{golden07::sizes(attn::ch07::NormPlacement::post, 2), rng};
+    GoldenTransformer() { support::load_parameters(model, "07_transformer/transformer/"); }
+};
+
+}  // namespace
+
+TEST_CASE("Transformer forward" * doctest::test_suite("ch07")) {
+    const A source = golden07::load("transformer/source"), target = golden07::load("transformer/target");
+    const Mask source_padding = golden07::load_mask("transformer/source_padding");
+    const Mask target_mask = golden07::load_mask("transformer/target_mask");
+    const Mask target_padding = golden07::load_mask("transformer/target_padding");
+
+    PROPERTY("it matches nn.Transformer (2 + 2 layers, all masks): output, the gradients of source, target and all 64 parameters") {
+        const GoldenTransformer golden;
+        const Var<double> src = attn::parameter<double>(source), tgt = attn::parameter<double>(target);
+        const auto result = attn::ch07::transformer_forward(golden.model, src, tgt, target_mask, source_padding,
+                                                            target_padding, source_padding);
+        CHECK_ALLCLOSE(result.output.value(), golden07::load("transformer/output"), 1e-10, 1e-12);
+        attn::backward(result.output, golden07::load("transformer/doutput"));
+        CHECK_ALLCLOSE(src.grad(), golden07::load("transformer/dsource"), 1e-10, 1e-12);
+        CHECK_ALLCLOSE(tgt.grad(), golden07::load("transformer/dtarget"), 1e-10, 1e-12);
+        CHECK(golden.model.named_parameters().size() == 64);
+        golden07::check_gradients(golden.model, "transformer/", 1e-10, 1e-12);
+    };
+    PROPERTY("it keeps every layer's attention weights, and the memory is the encoder's normalised output") {
+        const GoldenTransformer golden;
+        const auto encoded = attn::ch07::encode(golden.model, attn::constant<double>(source), source_padding);
+        REQUIRE(encoded.self_weights.size() == 2);
+        REQUIRE_SHAPE(encoded.self_weights[1].shape(), {2, 4, 6, 6});
+        REQUIRE_SHAPE(encoded.memory.shape(), {2, 6, 16});
+        const auto result = attn::ch07::decode(golden.model, encoded, attn::constant<double>(target), target_mask,
+                                               target_padding, source_padding);
+        REQUIRE(result.self_weights.size() == 2);
+        REQUIRE(result.cross_weights.size() == 2);
+        REQUIRE_SHAPE(result.self_weights[0].shape(), {2, 4, 5, 5});
+        REQUIRE_SHAPE(result.cross_weights[1].shape(), {2, 4, 5, 6});
+        // encoder.norm's output rows: mean(bias) after normalising with weight w is not a
+        // constant, but with the norm's weight and bias known the row is recovered exactly.
+        const auto& norm = golden.model.encoder.norm;
+        const A normalised = (encoded.memory.value() - norm.bias.value()) / norm.weight.value();
+        CHECK_ALLCLOSE(A(xt::mean(normalised, {2})), A(xt::zeros<double>({2, 6})), 0.0, 1e-12);
+    };
+}
