@@ -1,13 +1,20 @@
 // The key/value cache around exercise 07.4: the whole decoder stepped through its cache,
 // attention over cached keys and values, and beam search's reorder.
 #include "chapters/07_transformer/kv_cache.hpp"
+#include "chapters/07_transformer/beam_search.hpp"
 #include "chapters/03_queries_keys_values/causal_mask.hpp"
 #include "chapters/05_multi_head_attention/multi_head_attention.hpp"
 #include "chapters/07_transformer/transformer.hpp"
+#include "common/nn/layers.hpp"
 #include "tests/07_transformer/kv_cache_fixture.hpp"
 #include "tests/support/check_allclose.hpp"
 #include "tests/support/property.hpp"
 
+#include <xtensor/xadapt.hpp>
+#include <xtensor/xstrided_view.hpp>
+
+#include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 using attn::Var;
@@ -94,4 +101,68 @@ TEST_CASE("07 the decoder stepped through its key/value cache" * doctest::test_s
         CHECK_THROWS_AS(attn::ch07::decoder_stack_step(model.decoder, at(y, 0), cache), std::invalid_argument);
         CHECK_THROWS_AS(attn::ch07::reorder(cache, {0, 2}), std::invalid_argument);
     };
+}
+
+TEST_CASE("07 beam search over a Transformer decoder, its cache reordered by parents" * doctest::test_suite("ch07")) {
+    // A random decoder with token embeddings and an output layer, stepped by beam search
+    // through its cache, reordered by `parents` before each step. At every step, every row's
+    // scores must be those of the full decoder run over that row's own prefix (tracked here
+    // through the same parents), and the beam's total for its best sentence that sentence's
+    // log-probability under the full decoder.
+    const std::size_t vocab = 6, d = 8;
+    const std::int64_t bos = 0, eos = 1;
+    attn::Rng rng(51);
+    attn::ch07::Transformer<double> model(sizes(NormPlacement::post), rng);
+    randomize(model, 700);
+    const attn::Embedding<double> embed(vocab, d, rng);
+    attn::Linear<double> output(d, vocab, rng);
+    output.bias.value()(eos) = -3.0;   // long sentences, so that rows change places in the beam
+    const Var<double> source = attn::constant<double>(support::random_array({1, source_len, d}, 45));
+    const Var<double> memory = attn::ch07::encode(model, source).memory;
+    // The full decoder over one sentence's tokens: log-softmax scores (1, m, vocab).
+    const auto full_log_p = [&](const std::vector<std::int64_t>& tokens) {
+        const std::size_t m = tokens.size();
+        const Var<double> target = embed(xt::xarray<std::int64_t>(xt::adapt(tokens, {std::size_t(1), m})));
+        const attn::ch07::TransformerOutput<double> full =
+            attn::ch07::decode(model, {memory, {}}, target, attn::ch03::causal_mask(1, m));
+        return xt::xarray<double>(attn::log_softmax(output(full.output)).value());
+    };
+
+    for (std::size_t beam_size : {1, 3}) {
+        CAPTURE(beam_size);
+        attn::ch07::DecoderCache<double> cache = attn::ch07::start_cache(model.decoder, memory);
+        std::vector<std::vector<std::int64_t>> prefixes = {{}};   // each row's tokens, <bos> first
+        double largest_difference = 0;
+        const attn::ch07::BeamStep<double> step = [&](const attn::IndexVector& previous,
+                                                       const std::vector<std::size_t>& parents) {
+            cache = attn::ch07::reorder(cache, parents);
+            const std::size_t rows = previous.size();
+            const xt::xarray<std::int64_t> ids = xt::reshape_view(previous, {rows, std::size_t(1)});
+            attn::ch07::DecoderStep<double> stepped = attn::ch07::decoder_stack_step(model.decoder, embed(ids), cache);
+            cache = stepped.cache;
+            const Var<double> logits = attn::reshape(output(stepped.output), {rows, vocab});   // (rows, vocab)
+
+            std::vector<std::vector<std::int64_t>> next;
+            const xt::xarray<double> cached_log_p = attn::log_softmax(logits).value();
+            for (std::size_t i = 0; i < rows; ++i) {
+                next.push_back(prefixes.at(parents[i]));
+                next.back().push_back(previous(i));
+                const xt::xarray<double> full = full_log_p(next.back());
+                for (std::size_t v = 0; v < vocab; ++v)
+                    largest_difference = std::max(
+                        largest_difference, std::abs(cached_log_p(i, v) - full(0, next.back().size() - 1, v)));
+            }
+            prefixes = next;
+            return logits;
+        };
+        const attn::ch07::Hypothesis best = attn::ch07::beam_search<double>(step, beam_size, 6, bos, eos);
+        CHECK(largest_difference < 1e-10);
+
+        std::vector<std::int64_t> inputs = {bos};   // <bos> + the sentence, teacher-forced
+        inputs.insert(inputs.end(), best.tokens.begin(), best.tokens.end() - 1);
+        const xt::xarray<double> log_p = full_log_p(inputs);
+        double expected = 0;
+        for (std::size_t t = 0; t < inputs.size(); ++t) expected += log_p(0, t, best.tokens[t]);
+        CHECK(best.log_probability == doctest::Approx(expected).epsilon(1e-10));
+    }
 }
