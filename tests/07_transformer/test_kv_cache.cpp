@@ -2,6 +2,9 @@
 // attention over cached keys and values, and beam search's reorder.
 #include "chapters/07_transformer/kv_cache.hpp"
 #include "chapters/07_transformer/beam_search.hpp"
+#include "chapters/07_transformer/incremental_decoder.hpp"
+#include "chapters/01_encoder_decoder/greedy_decode.hpp"
+#include "chapters/06_positional_encoding/add_positions.hpp"
 #include "chapters/03_queries_keys_values/causal_mask.hpp"
 #include "chapters/05_multi_head_attention/multi_head_attention.hpp"
 #include "chapters/07_transformer/transformer.hpp"
@@ -103,64 +106,109 @@ TEST_CASE("07 the decoder stepped through its key/value cache" * doctest::test_s
     };
 }
 
-TEST_CASE("07 beam search over a Transformer decoder, its cache reordered by parents" * doctest::test_suite("ch07")) {
-    // A random decoder with token embeddings and an output layer, stepped by beam search
-    // through its cache, reordered by `parents` before each step. At every step, every row's
-    // scores must be those of the full decoder run over that row's own prefix (tracked here
-    // through the same parents), and the beam's total for its best sentence that sentence's
-    // log-probability under the full decoder.
-    const std::size_t vocab = 6, d = 8;
-    const std::int64_t bos = 0, eos = 1;
-    attn::Rng rng(51);
-    attn::ch07::Transformer<double> model(sizes(NormPlacement::post), rng);
-    randomize(model, 700);
-    const attn::Embedding<double> embed(vocab, d, rng);
-    attn::Linear<double> output(d, vocab, rng);
-    output.bias.value()(eos) = -3.0;   // long sentences, so that rows change places in the beam
-    const Var<double> source = attn::constant<double>(support::random_array({1, source_len, d}, 45));
-    const Var<double> memory = attn::ch07::encode(model, source).memory;
-    // The full decoder over one sentence's tokens: log-softmax scores (1, m, vocab).
-    const auto full_log_p = [&](const std::vector<std::int64_t>& tokens) {
-        const std::size_t m = tokens.size();
-        const Var<double> target = embed(xt::xarray<std::int64_t>(xt::adapt(tokens, {std::size_t(1), m})));
-        const attn::ch07::TransformerOutput<double> full =
-            attn::ch07::decode(model, {memory, {}}, target, attn::ch03::causal_mask(1, m));
-        return xt::xarray<double>(attn::log_softmax(output(full.output)).value());
-    };
+namespace {
 
+// A small translation model around a random decoder: token embeddings with chapter 06's
+// positions in, an output layer out, as chapter 07's translation model has.
+struct TinyTranslator {
+    static constexpr std::size_t vocab = 6, d = 8;
+    static constexpr std::int64_t bos = 0, eos = 1;
+    attn::Rng rng{51};
+    attn::ch07::Transformer<double> model{sizes(NormPlacement::post), rng};
+    attn::Embedding<double> embed{vocab, d, rng};
+    attn::Linear<double> output{d, vocab, rng};
+
+    TinyTranslator() {
+        randomize(model, 700);
+        output.bias.value()(eos) = -3.0;   // long sentences, so that rows change places in a beam
+    }
+    Var<double> embed_tokens(const attn::IndexMatrix& tokens) const { return attn::ch06::add_positions(embed(tokens)); }
+    attn::ch07::IncrementalDecoder<double> incremental(const Var<double>& memory, const attn::ch03::Mask& padding) const {
+        return {model.decoder, memory, padding, [this](const attn::IndexMatrix& t) { return embed_tokens(t); },
+                [this](const Var<double>& h) { return output(h); }};
+    }
+    // The full decoder over tokens (rows, m), no cache: log-softmax scores (rows, m, vocab).
+    xt::xarray<double> full_log_p(const Var<double>& memory, const attn::ch03::Mask& padding,
+                                  const attn::IndexMatrix& tokens) const {
+        const attn::ch07::TransformerOutput<double> full =
+            attn::ch07::decode(model, {memory, {}}, embed_tokens(tokens),
+                               attn::ch03::causal_mask(tokens.shape(0), tokens.shape(1)), attn::ch03::no_mask(), padding);
+        return attn::log_softmax(output(full.output)).value();
+    }
+};
+
+attn::IndexMatrix as_row(const std::vector<std::int64_t>& tokens) {
+    return xt::adapt(tokens, {std::size_t(1), tokens.size()});
+}
+
+}  // namespace
+
+TEST_CASE("07 greedy decoding through the incremental decoder equals recomputing the prefix" *
+          doctest::test_suite("ch07")) {
+    // Two sentences, the second with padded source positions; at every step each row's
+    // scores equal the full decoder's over the prefix so far, so the tokens are the same.
+    const TinyTranslator tiny;
+    const Var<double> memory = attn::ch07::encode(tiny.model, attn::constant<double>(support::random_array(
+                                                                  {batch, source_len, TinyTranslator::d}, 46)),
+                                                  memory_padding()).memory;
+    attn::ch07::IncrementalDecoder<double> incremental = tiny.incremental(memory, memory_padding());
+    attn::IndexMatrix fed = attn::IndexMatrix::from_shape({batch, 0});
+    double largest_difference = 0;
+    const attn::ch01::DecodeStep<double> step = [&](const attn::IndexVector& previous) {
+        const Var<double> logits = incremental.step(previous);   // (batch, vocab)
+        fed = xt::concatenate(xt::xtuple(fed, xt::view(previous, xt::all(), xt::newaxis())), 1);
+        const xt::xarray<double> full = tiny.full_log_p(memory, memory_padding(), fed);
+        const xt::xarray<double> cached = attn::log_softmax(logits).value();
+        for (std::size_t b = 0; b < batch; ++b)
+            for (std::size_t v = 0; v < TinyTranslator::vocab; ++v)
+                largest_difference = std::max(largest_difference, std::abs(cached(b, v) - full(b, fed.shape(1) - 1, v)));
+        return logits;
+    };
+    const std::vector<std::vector<std::int64_t>> tokens =
+        attn::ch01::greedy_decode<double>(step, batch, 5, TinyTranslator::bos, TinyTranslator::eos);
+    REQUIRE(tokens.size() == batch);
+    CHECK(incremental.length() >= 2);
+    CHECK(largest_difference < 1e-10);
+}
+
+TEST_CASE("07 beam search through the incremental decoder, its cache reordered by parents" *
+          doctest::test_suite("ch07")) {
+    // At every step, every row's scores must be those of the full decoder run over that
+    // row's own prefix (tracked here through the same parents), and the beam's total for its
+    // best sentence that sentence's log-probability under the full decoder.
+    const TinyTranslator tiny;
+    const Var<double> memory =
+        attn::ch07::encode(tiny.model, attn::constant<double>(support::random_array({1, source_len, TinyTranslator::d}, 45)))
+            .memory;
     for (std::size_t beam_size : {1, 3}) {
         CAPTURE(beam_size);
-        attn::ch07::DecoderCache<double> cache = attn::ch07::start_cache(model.decoder, memory);
+        attn::ch07::IncrementalDecoder<double> incremental = tiny.incremental(memory, attn::ch03::no_mask());
         std::vector<std::vector<std::int64_t>> prefixes = {{}};   // each row's tokens, <bos> first
         double largest_difference = 0;
         const attn::ch07::BeamStep<double> step = [&](const attn::IndexVector& previous,
                                                        const std::vector<std::size_t>& parents) {
-            cache = attn::ch07::reorder(cache, parents);
-            const std::size_t rows = previous.size();
-            const xt::xarray<std::int64_t> ids = xt::reshape_view(previous, {rows, std::size_t(1)});
-            attn::ch07::DecoderStep<double> stepped = attn::ch07::decoder_stack_step(model.decoder, embed(ids), cache);
-            cache = stepped.cache;
-            const Var<double> logits = attn::reshape(output(stepped.output), {rows, vocab});   // (rows, vocab)
-
+            const Var<double> logits = incremental.step(previous, parents);   // (rows, vocab)
+            const xt::xarray<double> cached = attn::log_softmax(logits).value();
             std::vector<std::vector<std::int64_t>> next;
-            const xt::xarray<double> cached_log_p = attn::log_softmax(logits).value();
-            for (std::size_t i = 0; i < rows; ++i) {
+            for (std::size_t i = 0; i < previous.size(); ++i) {
                 next.push_back(prefixes.at(parents[i]));
                 next.back().push_back(previous(i));
-                const xt::xarray<double> full = full_log_p(next.back());
-                for (std::size_t v = 0; v < vocab; ++v)
-                    largest_difference = std::max(
-                        largest_difference, std::abs(cached_log_p(i, v) - full(0, next.back().size() - 1, v)));
+                const xt::xarray<double> full = tiny.full_log_p(memory, attn::ch03::no_mask(), as_row(next.back()));
+                for (std::size_t v = 0; v < TinyTranslator::vocab; ++v)
+                    largest_difference =
+                        std::max(largest_difference, std::abs(cached(i, v) - full(0, next.back().size() - 1, v)));
             }
             prefixes = next;
             return logits;
         };
-        const attn::ch07::Hypothesis best = attn::ch07::beam_search<double>(step, beam_size, 6, bos, eos);
+        const attn::ch07::Hypothesis best =
+            attn::ch07::beam_search<double>(step, beam_size, 6, TinyTranslator::bos, TinyTranslator::eos);
+        REQUIRE(!best.tokens.empty());
         CHECK(largest_difference < 1e-10);
 
-        std::vector<std::int64_t> inputs = {bos};   // <bos> + the sentence, teacher-forced
+        std::vector<std::int64_t> inputs = {TinyTranslator::bos};   // <bos> + the sentence, teacher-forced
         inputs.insert(inputs.end(), best.tokens.begin(), best.tokens.end() - 1);
-        const xt::xarray<double> log_p = full_log_p(inputs);
+        const xt::xarray<double> log_p = tiny.full_log_p(memory, attn::ch03::no_mask(), as_row(inputs));
         double expected = 0;
         for (std::size_t t = 0; t < inputs.size(); ++t) expected += log_p(0, t, best.tokens[t]);
         CHECK(best.log_probability == doctest::Approx(expected).epsilon(1e-10));
