@@ -4,12 +4,14 @@
 // on the task of chapters 01 and 02, score it by source length, and draw where every head of
 // every layer looked. First, part 1: why the Transformer normalises each position on its own
 // (layer normalisation, (7.1)) rather than each feature over the batch (batch normalisation):
-// a padded batch, normalised both ways.
+// a padded batch, normalised both ways. Part 2: decoding through a key/value cache (7.5)
+// against recomputing the prefix at every step.
 #include "chapters/01_encoder_decoder/app.hpp"
 #include "chapters/01_encoder_decoder/figures.hpp"
 #include "chapters/01_encoder_decoder/run_summary.hpp"
 #include "chapters/02_bahdanau_attention/alignment.hpp"
 #include "chapters/07_transformer/attention_maps.hpp"
+#include "chapters/07_transformer/decoding_speed.hpp"
 #include "chapters/07_transformer/figures.hpp"
 #include "chapters/07_transformer/recipes.hpp"
 #include "chapters/07_transformer/translation_model.hpp"
@@ -116,6 +118,21 @@ void compare_normalisations(Rng& rng) {
                 xt::amax(xt::abs(xt::mean(rows, {1})))(), xt::mean(xt::mean(rows * rows, {1}))());
 }
 
+// ---- 2. Decoding with a key/value cache: the same outputs, no prefix recomputed.      (7.5)
+void compare_decoding_speed(const RunSettings& run) {
+    const TransformerSizes sizes{};   // the lesson's: d 64, 4 heads, feed-forward 256, 2 + 2 layers
+    const std::size_t batch = run.quick ? 8 : 64, source_length = run.quick ? 10 : 30, steps = run.quick ? 10 : 40;
+    const DecodingSpeed speed = measure_decoding_speed(sizes, batch, source_length, steps, run.seed);
+    std::printf("\n2. Decoding %zu positions of %zu sentences (source length %zu; d %zu, %zu heads, feed-forward %zu,\n"
+                "   %zu + %zu layers, float), best of 3:\n"
+                "     with the key/value cache        %8.1f ms\n"
+                "     recomputing the prefix          %8.1f ms  (%.1fx the time)\n"
+                "     largest difference of outputs  %9.2g\n",
+                steps, batch, source_length, sizes.d_model, sizes.heads, sizes.feed_forward, sizes.encoder_layers,
+                sizes.decoder_layers, 1e3 * speed.cached_seconds, 1e3 * speed.recomputed_seconds,
+                speed.recomputed_seconds / speed.cached_seconds, speed.largest_difference);
+}
+
 int run(int argc, char** argv) {
     ch01::AppSettings settings;
     TransformerFlags flags;
@@ -150,19 +167,20 @@ int run(int argc, char** argv) {
         Rng rng(settings.run.seed);
         compare_normalisations(rng);
     }
+    compare_decoding_speed(settings.run);
 
-    // ---- 2. The task of chapters 01 and 02.
+    // ---- 3. The task of chapters 01 and 02.
     const ch01::Task task = ch01::load_task(settings.task, settings.data, settings.run.seed, settings.run.quick, settings.swap,
                                             settings.level == "char" ? data::TokenLevel::character : data::TokenLevel::word);
-    std::cout << "\n2. " << task.corpus.description << "\n   vocabularies: " << task.source_vocab.size() << " source and "
+    std::cout << "\n3. " << task.corpus.description << "\n   vocabularies: " << task.source_vocab.size() << " source and "
               << task.target_vocab.size() << " target tokens\n";
 
-    // ---- 3. The model: embeddings x sqrt(d) + positions (6.3), the encoder blocks (7.2), the
+    // ---- 4. The model: embeddings x sqrt(d) + positions (6.3), the encoder blocks (7.2), the
     //         decoder blocks (7.4), each stack ending in a layer norm, and the output layer.
     Rng rng(settings.run.seed);
     const TranslationSizes sizes = translation_sizes(settings, flags, task);
     TransformerSeq2Seq<float> model(sizes, rng);
-    std::cout << "\n3. Transformer, d_model " << sizes.transformer.d_model << ", " << sizes.transformer.heads << " heads, feed-forward "
+    std::cout << "\n4. Transformer, d_model " << sizes.transformer.d_model << ", " << sizes.transformer.heads << " heads, feed-forward "
               << sizes.transformer.feed_forward << ", " << sizes.transformer.encoder_layers << " + " << sizes.transformer.decoder_layers
               << " layers, " << flags.norm << "-norm: " << model.parameter_count() << " parameters\n";
     print_parameter_counts(model);
@@ -173,8 +191,8 @@ int run(int argc, char** argv) {
     if (!settings.load.empty()) {
         ch01::load_model(model, task, settings, settings.load);
     } else {
-        // ---- 4. Teacher forcing over all target positions at once, under the causal mask.
-        std::cout << "\n4. Training for " << settings.run.steps << " steps (batch " << settings.batch << ", Adam, peak lr "
+        // ---- 5. Teacher forcing over all target positions at once, under the causal mask.
+        std::cout << "\n5. Training for " << settings.run.steps << " steps (batch " << settings.batch << ", Adam, peak lr "
                   << settings.lr << ch01::learning_rate_decay(settings) << ", label smoothing " << settings.label_smoothing
                   << "; the validation loss is the plain cross-entropy)\n";
         const std::vector<data::Pair> peek(task.corpus.validation.begin(),
@@ -190,8 +208,8 @@ int run(int argc, char** argv) {
                     log.seconds, train_cpu_seconds);
     }
 
-    // ---- 5. Greedy decoding of the test set, scored by source length.
-    std::cout << "\n5. Greedy decoding of " << task.corpus.test.size() << " test sentences:\n";
+    // ---- 6. Greedy decoding of the test set, scored by source length.
+    std::cout << "\n6. Greedy decoding of " << task.corpus.test.size() << " test sentences:\n";
     Summary summary(chapter_dir, settings.run);
     const Stopwatch decoding;
     const ch01::Evaluation test = ch01::evaluate(model, task, task.corpus.test);
@@ -199,9 +217,9 @@ int run(int argc, char** argv) {
     ch01::print_buckets(test);
     ch01::show_examples(task, task.corpus.test, test.hypotheses, 3);
 
-    // ---- 6. Figures: the loss, the schedule, the scores, and where every head looked.
+    // ---- 7. Figures: the loss, the schedule, the scores, and where every head looked.
     const std::filesystem::path out = settings.run.out;
-    std::cout << "\n6. Figures in " << out.string() << ":\n";
+    std::cout << "\n7. Figures in " << out.string() << ":\n";
     if (!log.steps.empty()) {
         plot::save_and_report(ch01::loss_curves(log, "Chapter 07: the Transformer learning " + task.name), out, "loss_curves");
         plot::save_and_report(learning_rate_schedule(config, "Chapter 07: the learning rate"), out, "learning_rate");
@@ -217,9 +235,9 @@ int run(int argc, char** argv) {
     plot::save_and_report(maps.cross, out, "attention_cross");
     std::cout << "\n" << plot::preview(maps.cross, ::isatty(STDOUT_FILENO) == 1);
 
-    // ---- 7. Your own sentence, and saving.
+    // ---- 8. Your own sentence, and saving.
     if (!settings.translate.empty()) {
-        std::cout << "\n7. " << settings.translate << "\n   => "
+        std::cout << "\n8. " << settings.translate << "\n   => "
                   << data::detokenize(ch01::translate_sentence(model, task, settings.translate), task.corpus.level) << "\n";
     }
     if (!settings.save.empty()) ch01::save_model(model, task, settings, settings.save);

@@ -4,9 +4,11 @@
 #include "chapters/03_queries_keys_values/causal_mask.hpp"
 #include "chapters/03_queries_keys_values/length_mask.hpp"
 #include "chapters/06_positional_encoding/add_positions.hpp"
+#include "chapters/07_transformer/incremental_decoder.hpp"
 #include "common/autodiff/ops.hpp"
 
 #include <cmath>
+#include <memory>
 
 namespace attn::ch07 {
 
@@ -62,17 +64,13 @@ template <class T>
 ch01::DecodeStep<T> TransformerSeq2Seq<T>::decoder(const IndexMatrix& source, const IndexVector& source_lens) {
     const ch03::Mask source_padding = padding_mask(source_lens, source.shape(1));
     const EncoderOutput<T> encoded = encode(transformer, embed_source(source), source_padding);
-    IndexMatrix prefix = IndexMatrix::from_shape({source.shape(0), 0});   // the tokens fed so far, <bos> first
-    // Each step recomputes the decoder over the whole prefix: simple, and quadratic in the
-    // output's length. Incremental decoding with a key/value cache (exercise 07.4) keeps each
-    // layer's keys and values instead and runs only the new position.
-    return [this, encoded, source_padding, prefix](const IndexVector& previous) mutable {
-        prefix = xt::concatenate(xt::xtuple(prefix, xt::view(previous, xt::all(), xt::newaxis())), 1);
-        const std::size_t rows = prefix.shape(0), t = prefix.shape(1);
-        const TransformerOutput<T> out = decode(transformer, encoded, embed_target(prefix), ch03::causal_mask(rows, t),
-                                                ch03::no_mask(), source_padding);
-        return output(select(out.output, 1, t - 1));   // the newest position's scores (batch, vocab)
-    };
+    // Each step runs only the newest position through the decoder, attending over the keys
+    // and values its layers cached at the earlier steps (7.5), instead of recomputing the prefix.
+    auto incremental = std::make_shared<IncrementalDecoder<T>>(
+        transformer.decoder, encoded.memory, source_padding,
+        [this](const IndexMatrix& tokens) { return embed_target(tokens); },
+        [this](const Var<T>& decoded) { return output(decoded); });
+    return [incremental](const IndexVector& previous) { return incremental->step(previous); };
 }
 
 template <class T>

@@ -42,8 +42,8 @@ public:
     TranslationOutput<T> forward_with_weights(const data::Batch& batch);
     Var<T> forward(const data::Batch& batch) override { return forward_with_weights(batch).logits; }
 
-    // Greedy decoding: the source is encoded once; each step runs the decoder over the whole
-    // prefix produced so far and returns the last position's scores.
+    // Greedy decoding: the source is encoded once; each step feeds one new position through
+    // the decoder's key/value cache (IncrementalDecoder) and returns its scores.
     ch01::DecodeStep<T> decoder(const IndexMatrix& source, const IndexVector& source_lens) override;
 
     // Chapter 01's sizes as checkpoints record them: embedding = d_model, hidden = feed_forward.
