@@ -221,7 +221,11 @@ int run(int argc, char** argv) {
     const std::filesystem::path out = settings.run.out;
     std::cout << "\n7. Figures in " << out.string() << ":\n";
     if (!log.steps.empty()) {
-        plot::save_and_report(ch01::loss_curves(log, "Chapter 07: the Transformer learning " + task.name), out, "loss_curves");
+        plot::LinePlot curves = ch01::loss_curves(log, "Chapter 07: the Transformer learning " + task.name);
+        // Label smoothing adds to the training loss the cross-entropy against a uniform
+        // guess, so it sits well above the validation loss, which has no smoothing.
+        if (settings.label_smoothing > 0) curves.series.front().label = "training, label-smoothed (mean of 20 steps)";
+        plot::save_and_report(curves, out, "loss_curves");
         plot::save_and_report(learning_rate_schedule(config, "Chapter 07: the learning rate"), out, "learning_rate");
     }
     plot::save_and_report(ch01::scores_by_length({{"07 Transformer", &test}}, "Chapter 07: scores by source length (test set)",
