@@ -77,12 +77,17 @@ void finish_seq2seq_flags(const CommandLine& cli, AppSettings& settings, const s
     settings.lr_end_given = cli.given("lr-end");
     if (!settings.lr_given) settings.lr = recipe.lr;
     if (!settings.lr_end_given) settings.lr_end = recipe.lr_end;
+    if (!cli.given("warmup")) settings.warmup = recipe.warmup;   // flags a chapter may add
+    if (!cli.given("label-smoothing")) settings.label_smoothing = recipe.label_smoothing;
+    if (settings.warmup < 0) throw UsageError("--warmup must be 0 (the cosine) or a number of steps", cli.usage());
+    if (!(settings.label_smoothing >= 0 && settings.label_smoothing < 1))
+        throw UsageError("--label-smoothing must be at least 0 and below 1", cli.usage());
     if (!(settings.lr > 0 && settings.lr < 1)) throw UsageError("--lr must be between 0 and 1", cli.usage());
     if (!(settings.lr_end > 0 && settings.lr_end <= 1)) throw UsageError("--lr-end must be above 0 and at most 1", cli.usage());
     const bool dates = settings.task == "dates" && !has_data;
     if (settings.embedding == 0) settings.embedding = dates ? 32 : 64;
     settings.measured_defaults = settings.data.empty() && settings.load.empty();
-    for (const char* flag : {"steps", "embedding", "hidden", "lr", "lr-end", "batch"})
+    for (const char* flag : {"steps", "embedding", "hidden", "lr", "lr-end", "batch", "warmup", "label-smoothing"})
         settings.measured_defaults = settings.measured_defaults && !cli.given(flag);
     check_before_training(cli, settings);
 }
@@ -132,8 +137,12 @@ void check_before_training(const CommandLine& cli, const AppSettings& settings) 
 }
 
 std::string learning_rate_decay(const AppSettings& settings) {
-    if (settings.lr_end >= 1) return "";
     std::ostringstream text;
+    if (settings.warmup > 0) {
+        text << ", warm-up over " << settings.warmup << " steps, then 1/sqrt(step)";
+        return text.str();
+    }
+    if (settings.lr_end >= 1) return "";
     text << ", cosine decay to " << settings.lr * settings.lr_end;
     return text.str();
 }
@@ -149,6 +158,8 @@ TrainConfig train_config(const AppSettings& settings, const std::string& label) 
     config.batch_size = static_cast<std::size_t>(settings.batch);
     config.lr = settings.lr;
     config.final_lr_fraction = settings.lr_end;
+    config.warmup = settings.warmup;
+    config.label_smoothing = settings.label_smoothing;
     config.eval_every = std::max(1, settings.run.steps / 10);
     config.seed = settings.run.seed;
     config.label = label;
@@ -157,9 +168,11 @@ TrainConfig train_config(const AppSettings& settings, const std::string& label) 
 
 namespace {
 
-std::string settings_text(const Task& task, const ModelSizes& sizes) {
+template <class T>
+std::string settings_text(const Task& task, const Seq2SeqModel<T>& model) {
     std::ostringstream text;
-    text << "task\t" << task.name << "\nembedding\t" << sizes.embedding << "\nhidden\t" << sizes.hidden << "\n";
+    text << "task\t" << task.name << "\nembedding\t" << model.sizes().embedding << "\nhidden\t" << model.sizes().hidden << "\n";
+    if (!model.architecture().empty()) text << "architecture\t" << model.architecture() << "\n";
     return text.str();
 }
 
@@ -168,7 +181,7 @@ std::string settings_text(const Task& task, const ModelSizes& sizes) {
 template <class T>
 void save_model(const Seq2SeqModel<T>& model, const Task& task, const AppSettings& settings, const std::string& dir) {
     save_checkpoint(model, dir,
-                    {{"settings.txt", settings_text(task, model.sizes())},
+                    {{"settings.txt", settings_text(task, model)},
                      {"source_vocab.txt", task.source_vocab.text()},
                      {"target_vocab.txt", task.target_vocab.text()}});
     std::cout << "  saved the model to " << dir << "/\n";
@@ -180,9 +193,10 @@ void check_and_load(Seq2SeqModel<T>& model, const Task& task, const std::string&
     const std::filesystem::path folder = dir;
     if (!std::filesystem::is_directory(folder)) throw std::runtime_error(dir + ": no such checkpoint folder");
     const std::string saved = read_text(folder / "settings.txt");
-    if (saved != settings_text(task, model.sizes()))
+    if (saved != settings_text(task, model))
         throw std::runtime_error(dir + ": saved for other settings (" + data::join_tokens(data::split_words(saved), " ") +
-                                 "); run with the same --task, --embedding and --hidden");
+                                 "); run with the same --task, --embedding and --hidden" +
+                                 (model.architecture().empty() ? "" : " and the same model flags"));
     if (data::Vocab::load(folder / "source_vocab.txt").tokens() != task.source_vocab.tokens() ||
         data::Vocab::load(folder / "target_vocab.txt").tokens() != task.target_vocab.tokens())
         throw std::runtime_error(dir + ": its vocabularies differ from this task's (another --seed, --data or --level?)");
@@ -217,7 +231,7 @@ std::vector<std::string> translate_sentence(Seq2SeqModel<T>& model, const Task& 
 
 std::map<std::string, std::string> decisive_settings(const AppSettings& settings, const Task& task) {
     const auto number = [](double v) { return json_number(v); };
-    return {{"task", task.name},
+    std::map<std::string, std::string> decisive = {{"task", task.name},
             {"data", settings.data.empty() ? "none" : settings.data},
             {"variant", settings.run.variant},
             {"seed", number(static_cast<double>(settings.run.seed))},
@@ -229,6 +243,10 @@ std::map<std::string, std::string> decisive_settings(const AppSettings& settings
             {"lr", number(settings.lr)},
             {"lr_end", number(settings.lr_end)},
             {"loaded", settings.load.empty() ? "no" : settings.load}};
+    // Only where they are used, so that the summaries of chapters 01-03 keep their keys.
+    if (settings.warmup > 0) decisive["warmup"] = number(settings.warmup);
+    if (settings.label_smoothing > 0) decisive["label_smoothing"] = number(settings.label_smoothing);
+    return decisive;
 }
 
 Ranges ranges_for(const RangeTable& table, const AppSettings& settings, const Task& task) {

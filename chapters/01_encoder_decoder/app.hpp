@@ -16,9 +16,13 @@ namespace attn::ch01 {
 // How a chapter trains by default on one task in one mode: the steps, and Adam's learning
 // rate, which starts at lr to cover ground fast and decays (a cosine) to lr * lr_end by the
 // last step, so that the loss settles on its plateau instead of jittering.
+// Chapter 07's Transformer instead warms up linearly to lr over `warmup` steps and then decays
+// as the inverse square root of the step (lr_end unused), with label smoothing.
 struct Recipe {
     int steps;
     double lr, lr_end;
+    int warmup = 0;                  // 0: the cosine
+    double label_smoothing = 0;
 };
 // Each chapter tunes its own recipes, one per generated task and mode (a TSV corpus uses the
 // translation ones): chapter 02's attention model costs about twice as much per step as
@@ -44,6 +48,8 @@ struct AppSettings {
     int embedding = 0;                  // 0: the task's default
     int hidden = 128;
     double lr = 0, lr_end = 0;          // 0: the recipe's for the task (finish_seq2seq_flags)
+    int warmup = 0;                     // the recipe's, or --warmup where a chapter offers it
+    double label_smoothing = 0;         // the recipe's, or --label-smoothing where a chapter offers it
     int batch = 64;
     bool measured_defaults = false;     // every setting that shapes the result is the course's default
     bool steps_given = false;           // --steps was on the command line
@@ -63,7 +69,8 @@ void finish_seq2seq_flags(const CommandLine& cli, AppSettings& settings, const s
 // InputError, exit code 2. (--out itself is checked by finish_standard_flags.)
 void check_before_training(const CommandLine& cli, const AppSettings& settings);
 
-// ", cosine decay to 0.0003" when the learning rate decays, "" when it is constant.
+// ", cosine decay to 0.0003" when the learning rate decays, "" when it is constant;
+// ", warm-up over 200 steps, then 1/sqrt(step)" for the Transformer's schedule.
 std::string learning_rate_decay(const AppSettings& settings);
 
 ModelSizes model_sizes(const AppSettings& settings, const Task& task);

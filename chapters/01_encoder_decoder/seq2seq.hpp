@@ -9,6 +9,8 @@
 #include "common/data/batching.hpp"
 #include "common/nn/layers.hpp"
 
+#include <string>
+
 namespace attn::ch01 {
 
 struct ModelSizes {
@@ -26,6 +28,9 @@ public:
     // A decoder step for greedy decoding of these sources (it encodes them first).
     virtual DecodeStep<T> decoder(const IndexMatrix& source, const IndexVector& source_lens) = 0;
     virtual ModelSizes sizes() const = 0;
+    // What else a checkpoint must match beyond the sizes (e.g. a Transformer's heads, layers
+    // and norm placement, which leave the parameters' shapes alone); "" for the GRU models.
+    virtual std::string architecture() const { return ""; }
 };
 
 // Embedding + GRU: source ids (batch, seq_len) -> states and final state.

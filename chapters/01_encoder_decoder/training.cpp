@@ -5,12 +5,17 @@
 #include "common/nn/optim.hpp"
 #include "common/progress.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
 namespace attn::ch01 {
 
 double learning_rate_at(const TrainConfig& config, int step) {
+    if (config.warmup > 0) {
+        const double s = std::max(step, 1), warmup = config.warmup;
+        return config.lr * std::min(s / warmup, std::sqrt(warmup / s));
+    }
     const double end = config.lr * config.final_lr_fraction;
     const double progress = config.steps > 1 ? static_cast<double>(step - 1) / (config.steps - 1) : 1.0;
     return end + (config.lr - end) * (1 + std::cos(M_PI * progress)) / 2;
@@ -47,7 +52,7 @@ TrainLog train(Seq2SeqModel<T>& model, const Task& task, const TrainConfig& conf
             next_batch = 0;
         }
         const data::Batch batch = data::make_batch(pairs, epoch[next_batch++], task.source_vocab, task.target_vocab);
-        const Var<T> loss = cross_entropy(model.forward(batch), batch.target_out, data::pad_id);   // (1.8)
+        const Var<T> loss = cross_entropy(model.forward(batch), batch.target_out, data::pad_id, config.label_smoothing);   // (1.8)
         if (!std::isfinite(loss.item()))
             throw std::runtime_error("the training loss became " + std::to_string(loss.item()) + " at step " +
                                      std::to_string(step) + "; try a smaller --lr");

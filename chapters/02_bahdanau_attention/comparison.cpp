@@ -19,6 +19,8 @@ ch01::AppSettings chapter01_settings(const ch01::AppSettings& settings) {
     if (!settings.steps_given) chapter01.run.steps = recipe.steps;
     if (!settings.lr_given) chapter01.lr = recipe.lr;
     if (!settings.lr_end_given) chapter01.lr_end = recipe.lr_end;
+    chapter01.warmup = recipe.warmup;   // a later chapter's schedule is not chapter 01's
+    chapter01.label_smoothing = recipe.label_smoothing;
     chapter01.load.clear();
     return chapter01;
 }

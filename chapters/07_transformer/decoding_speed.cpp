@@ -1,0 +1,70 @@
+// The cache against recomputation: the same decoder outputs, at two costs.
+#include "chapters/07_transformer/decoding_speed.hpp"
+
+#include "chapters/03_queries_keys_values/causal_mask.hpp"
+#include "chapters/07_transformer/kv_cache.hpp"
+#include "chapters/07_transformer/transformer.hpp"
+#include "common/autodiff/ops.hpp"
+#include "common/random.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <limits>
+
+namespace attn::ch07 {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+Var<float> random_input(std::size_t batch, std::size_t length, std::size_t d, Rng& rng) {
+    Array<float> values = rng.normal_matrix<float>(batch * length, d);   // (batch * length, d)
+    values.reshape({batch, length, d});
+    return constant<float>(values);
+}
+
+double seconds_since(Clock::time_point start) {
+    return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+}  // namespace
+
+DecodingSpeed measure_decoding_speed(const TransformerSizes& sizes, std::size_t batch, std::size_t source_length,
+                                     std::size_t steps, std::uint64_t seed, std::size_t repeats) {
+    Rng rng(seed);
+    const Transformer<float> model(sizes, rng);
+    const Var<float> source = random_input(batch, source_length, sizes.d_model, rng);   // (batch, n, d)
+    const Var<float> target = random_input(batch, steps, sizes.d_model, rng);           // (batch, steps, d)
+    NoGradGuard no_grad;
+    const EncoderOutput<float> encoded = encode(model, source);
+
+    DecodingSpeed speed{std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity(), 0.0};
+    for (std::size_t r = 0; r < repeats; ++r) {
+        // With the cache: each step feeds one position and reads one row.               (7.5)
+        std::vector<Array<float>> cached_rows;
+        Clock::time_point start = Clock::now();
+        DecoderCache<float> cache = start_cache(model.decoder, encoded.memory);
+        for (std::size_t t = 0; t < steps; ++t) {
+            DecoderStep<float> step = decoder_stack_step(model.decoder, slice(target, 1, t, t + 1), cache);
+            cached_rows.push_back(step.output.value());
+            cache = std::move(step.cache);
+        }
+        speed.cached_seconds = std::min(speed.cached_seconds, seconds_since(start));
+
+        // Without: each step runs the decoder over the whole prefix under the causal mask.
+        std::vector<Array<float>> recomputed_rows;
+        start = Clock::now();
+        for (std::size_t t = 0; t < steps; ++t) {
+            const TransformerOutput<float> full =
+                decode(model, encoded, slice(target, 1, 0, t + 1), ch03::causal_mask(batch, t + 1));
+            recomputed_rows.push_back(slice(full.output, 1, t, t + 1).value());   // (batch, 1, d)
+        }
+        speed.recomputed_seconds = std::min(speed.recomputed_seconds, seconds_since(start));
+        for (std::size_t t = 0; t < steps; ++t) {
+            const double difference = xt::amax(xt::abs(recomputed_rows[t] - cached_rows[t]))();
+            speed.largest_difference = std::max(speed.largest_difference, difference);
+        }
+    }
+    return speed;
+}
+
+}  // namespace attn::ch07

@@ -1,0 +1,54 @@
+// The incremental decoder: one position per step through the key/value cache (7.5).
+#include "chapters/07_transformer/incremental_decoder.hpp"
+
+#include "common/autodiff/ops.hpp"
+
+#include <numeric>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+namespace attn::ch07 {
+
+template <class T>
+IncrementalDecoder<T>::IncrementalDecoder(const TransformerDecoder<T>& decoder, const Var<T>& memory,
+                                          const ch03::Mask& memory_padding, Embed embed, Scores scores)
+    : decoder_(&decoder),
+      cache_(start_cache(decoder, memory, memory_padding)),
+      tokens_(IndexMatrix::from_shape({memory.shape(0), 0})),
+      embed_(std::move(embed)),
+      scores_(std::move(scores)) {}
+
+template <class T>
+Var<T> IncrementalDecoder<T>::step(const IndexVector& previous_tokens, const std::vector<std::size_t>& parents) {
+    const std::size_t rows = previous_tokens.size(), t = length();
+    if (parents.size() != rows)
+        throw std::invalid_argument("IncrementalDecoder::step: " + std::to_string(rows) + " previous tokens but " +
+                                    std::to_string(parents.size()) + " parents");
+    cache_ = reorder(cache_, parents);   // throws if a parent does not exist
+    IndexMatrix tokens = IndexMatrix::from_shape({rows, t + 1});   // each row's parent's tokens, then its own
+    for (std::size_t i = 0; i < rows; ++i) {
+        for (std::size_t j = 0; j < t; ++j) tokens(i, j) = tokens_(parents[i], j);
+        tokens(i, t) = previous_tokens(i);
+    }
+    tokens_ = std::move(tokens);
+    // Embedding the whole prefix costs t rows of a table lookup; it gives the new position
+    // its own positional code. Only that last position enters the decoder.
+    const Var<T> y_t = slice(embed_(tokens_), 1, t, t + 1);                   // (rows, 1, d)
+    DecoderStep<T> stepped = decoder_stack_step(*decoder_, y_t, cache_);         // (7.5)
+    cache_ = std::move(stepped.cache);
+    const Var<T> logits = scores_(stepped.output);                               // (rows, 1, vocab)
+    return reshape(logits, {rows, logits.shape(2)});                             // (rows, vocab)
+}
+
+template <class T>
+Var<T> IncrementalDecoder<T>::step(const IndexVector& previous_tokens) {
+    std::vector<std::size_t> itself(previous_tokens.size());
+    std::iota(itself.begin(), itself.end(), std::size_t(0));
+    return step(previous_tokens, itself);
+}
+
+template class IncrementalDecoder<float>;
+template class IncrementalDecoder<double>;
+
+}  // namespace attn::ch07

@@ -1,0 +1,32 @@
+// Exercise 07.5: beam search, equation (7.6).
+#include "chapters/07_transformer/beam_search.hpp"
+
+#include "common/autodiff/ops.hpp"
+
+#include <xtensor/xadapt.hpp>
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace attn::ch07 {
+
+// score(prefix + v) = score(prefix) + log p(v | prefix); the beam_size best extensions of
+// all alive prefixes survive, and those that end in <eos> leave the beam, finished.      (7.6)
+template <class T>
+Hypothesis beam_search(const BeamStep<T>& step, std::size_t beam_size, std::size_t max_len, std::int64_t bos_id,
+                       std::int64_t eos_id) {
+    // TODO(07.5): return the best hypothesis found by (7.6): keep the beam_size best prefixes
+    //             by total log-probability (log_softmax of step's logits, added along the
+    //             tokens), compared over all rows' extensions at once; a prefix that ends in
+    //             eos_id is finished and leaves the beam; tell step which row each new row
+    //             extends (parents); stop as the contract in beam_search.hpp says. Throw
+    //             std::invalid_argument if beam_size or max_len is 0. Stuck? ./course hint 07.5
+    COURSE_TODO("07.5");
+}
+
+// ---- instantiations: do not edit ----
+template Hypothesis beam_search(const BeamStep<float>&, std::size_t, std::size_t, std::int64_t, std::int64_t);
+template Hypothesis beam_search(const BeamStep<double>&, std::size_t, std::size_t, std::int64_t, std::int64_t);
+
+}  // namespace attn::ch07

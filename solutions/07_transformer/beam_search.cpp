@@ -1,0 +1,79 @@
+// Exercise 07.5: beam search, equation (7.6).
+#include "chapters/07_transformer/beam_search.hpp"
+
+#include "common/autodiff/ops.hpp"
+
+#include <xtensor/xadapt.hpp>
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace attn::ch07 {
+
+// score(prefix + v) = score(prefix) + log p(v | prefix); the beam_size best extensions of
+// all alive prefixes survive, and those that end in <eos> leave the beam, finished.      (7.6)
+template <class T>
+Hypothesis beam_search(const BeamStep<T>& step, std::size_t beam_size, std::size_t max_len, std::int64_t bos_id,
+                       std::int64_t eos_id) {
+    if (beam_size == 0 || max_len == 0)
+        throw std::invalid_argument("beam_search: beam_size and max_len must be at least 1, got beam_size " +
+                                    std::to_string(beam_size) + " and max_len " + std::to_string(max_len));
+    struct Extension {
+        double score;
+        std::size_t row;
+        std::int64_t token;
+    };
+    std::vector<Hypothesis> alive(1), finished;   // one empty prefix: just <bos>
+    IndexVector previous = {bos_id};
+    std::vector<std::size_t> parents = {0};
+    const auto best_of = [](const std::vector<Hypothesis>& hypotheses) {
+        return *std::max_element(hypotheses.begin(), hypotheses.end(), [](const Hypothesis& a, const Hypothesis& b) {
+            return a.log_probability < b.log_probability;   // the first of equals wins
+        });
+    };
+    for (std::size_t t = 0; t < max_len; ++t) {
+        const Var<T> log_p = log_softmax(step(previous, parents));   // (rows, vocab)
+        std::vector<Extension> extensions;                            // every alive row times every token
+        for (std::size_t row = 0; row < alive.size(); ++row)
+            for (std::size_t v = 0; v < log_p.shape(1); ++v)
+                extensions.push_back({alive[row].log_probability + double(log_p.value()(row, v)), row,
+                                      static_cast<std::int64_t>(v)});
+        // The best over all rows at once, not per row: a row may win every place.
+        std::stable_sort(extensions.begin(), extensions.end(),
+                         [](const Extension& a, const Extension& b) { return a.score > b.score; });
+        std::vector<Hypothesis> next_alive;
+        std::vector<std::int64_t> next_previous;
+        parents.clear();
+        for (std::size_t k = 0; k < std::min(beam_size, extensions.size()); ++k) {
+            const Extension& e = extensions[k];
+            Hypothesis extended = alive[e.row];
+            extended.tokens.push_back(e.token);
+            extended.log_probability = e.score;
+            if (e.token == eos_id) {
+                finished.push_back(extended);   // done: it leaves the beam and is never extended
+            } else {
+                next_alive.push_back(extended);
+                next_previous.push_back(e.token);
+                parents.push_back(e.row);       // so the model can reorder its state to match
+            }
+        }
+        alive = next_alive;
+        previous = xt::adapt(next_previous, {next_previous.size()});
+        if (alive.empty() || finished.size() >= beam_size) return best_of(finished);
+        // Log-probabilities only fall, so no alive prefix can overtake a better finished one.
+        if (!finished.empty() && best_of(alive).log_probability <= best_of(finished).log_probability)
+            return best_of(finished);
+    }
+    // max_len reached: the prefixes still alive compete as they are.
+    finished.insert(finished.end(), alive.begin(), alive.end());
+    return best_of(finished);
+    // Alternative: a length penalty (divide the score by a power of the length) keeps beam
+    // search from preferring short outputs; the course compares raw log-probabilities.
+}
+
+// ---- instantiations: do not edit ----
+template Hypothesis beam_search(const BeamStep<float>&, std::size_t, std::size_t, std::int64_t, std::int64_t);
+template Hypothesis beam_search(const BeamStep<double>&, std::size_t, std::size_t, std::int64_t, std::int64_t);
+
+}  // namespace attn::ch07

@@ -1,0 +1,215 @@
+// Self-checks for exercise 07.5: beam_search (exercises/07_transformer/beam_search.cpp).
+#include "chapters/07_transformer/beam_search.hpp"
+#include "chapters/01_encoder_decoder/greedy_decode.hpp"
+#include "common/random.hpp"
+#include "tests/support/property.hpp"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <stdexcept>
+
+using attn::Var;
+
+namespace {
+
+// Tokens of the hand-made models: <bos>, <eos>, and the words a and b.
+constexpr std::int64_t bos = 0, eos = 1, a = 2, b = 3, vocab = 4;
+using Tokens = std::vector<std::int64_t>;
+using Table = std::vector<std::vector<double>>;   // table[previous][next] = p(next | previous)
+
+// A Markov chain as a decoder: the next token's distribution depends on the previous token
+// only. The logits are log p plus a different constant per row, so a beam that skips the
+// log-softmax adds the wrong numbers.
+Var<double> markov_logits(const Table& table, const attn::IndexVector& previous) {
+    xt::xarray<double> logits = xt::zeros<double>({previous.size(), std::size_t(vocab)});
+    for (std::size_t row = 0; row < previous.size(); ++row)
+        for (std::int64_t v = 0; v < vocab; ++v)
+            logits(row, v) = std::log(table.at(previous(row)).at(v)) + 3.0 + double(row);
+    return attn::constant<double>(logits);
+}
+
+attn::ch07::BeamStep<double> markov_step(const Table& table) {
+    return [table](const attn::IndexVector& previous, const std::vector<std::size_t>&) {
+        return markov_logits(table, previous);
+    };
+}
+
+// Greedy beats beam 2 here (the arithmetic is in the first property).
+const Table garden_path = {
+    /* from <bos> */ {0.0001, 0.0999, 0.5, 0.4},
+    /* from <eos> */ {0.25, 0.25, 0.25, 0.25},   // never asked for
+    /* from a     */ {0.0001, 0.4, 0.2999, 0.3},
+    /* from b     */ {0.0001, 0.9, 0.0499, 0.05}};
+
+// An early <eos> that a longer sentence beats.
+const Table late_winner = {
+    /* from <bos> */ {0.0001, 0.4, 0.5998, 0.0001},
+    /* from <eos> */ {0.25, 0.25, 0.25, 0.25},
+    /* from a     */ {0.0001, 0.9, 0.0499, 0.05},
+    /* from b     */ {0.0001, 0.5, 0.2499, 0.25}};
+
+// A model whose next-token scores depend on the whole prefix (not only the last token), so
+// a beam row fed another row's state scores its tokens wrongly.
+std::vector<double> prefix_log_probabilities(const Tokens& prefix, int seed) {
+    double h = seed;
+    for (std::int64_t token : prefix) h = std::fmod(h * 7.31 + double(token) * 3.17 + 1.0, 97.0);
+    std::vector<double> logits(vocab);
+    for (std::int64_t v = 0; v < vocab; ++v) logits[v] = 2.0 * std::sin(1.0 + 0.9 * h + 1.3 * double(v));
+    logits[eos] -= 0.7;   // sentences of a few tokens, so that max_len matters sometimes
+    double total = 0;
+    for (double l : logits) total += std::exp(l);
+    for (double& l : logits) l -= std::log(total);
+    return logits;
+}
+
+// The prefix model as a BeamStep: it keeps one prefix per row and rebuilds them through
+// `parents`, as a Transformer reorders its key/value caches. It also records what it was fed.
+struct PrefixModel {
+    explicit PrefixModel(int seed_) : seed(seed_) {}
+    int seed;
+    std::vector<Tokens> rows = {{}};   // the state: each row's prefix, <bos> included
+    std::vector<Tokens> inputs;         // previous_tokens of every call
+    std::size_t widest = 0;             // the most rows of any call
+
+    attn::ch07::BeamStep<double> step() {
+        return [this](const attn::IndexVector& previous, const std::vector<std::size_t>& parents) {
+            if (parents.size() != previous.size()) throw std::logic_error("parents and previous_tokens differ in size");
+            std::vector<Tokens> next;
+            for (std::size_t i = 0; i < previous.size(); ++i) {
+                if (parents[i] >= rows.size()) throw std::logic_error("a parent names a row that does not exist");
+                next.push_back(rows[parents[i]]);
+                next.back().push_back(previous(i));
+            }
+            rows = next;
+            inputs.emplace_back(previous.begin(), previous.end());
+            widest = std::max(widest, previous.size());
+            xt::xarray<double> logits = xt::zeros<double>({previous.size(), std::size_t(vocab)});
+            for (std::size_t i = 0; i < rows.size(); ++i) {
+                const std::vector<double> log_p = prefix_log_probabilities(rows[i], seed);
+                for (std::int64_t v = 0; v < vocab; ++v) logits(i, v) = log_p[v] + 5.0;   // unnormalised on purpose
+            }
+            return attn::constant<double>(logits);
+        };
+    }
+};
+
+// log p(tokens) under the prefix model, computed directly from the tokens.
+double prefix_score(const Tokens& tokens, int seed) {
+    Tokens prefix = {bos};
+    double score = 0;
+    for (std::int64_t token : tokens) {
+        score += prefix_log_probabilities(prefix, seed)[token];
+        prefix.push_back(token);
+    }
+    return score;
+}
+
+// Brute force: every sequence that ends in <eos> within max_len tokens, or has max_len
+// tokens without <eos>; the best by log-probability.
+void search_all(Tokens& prefix, double score, std::size_t max_len, int seed, attn::ch07::Hypothesis& best) {
+    Tokens with_bos = {bos};
+    with_bos.insert(with_bos.end(), prefix.begin(), prefix.end());
+    const std::vector<double> log_p = prefix_log_probabilities(with_bos, seed);
+    for (std::int64_t v = 0; v < vocab; ++v) {
+        prefix.push_back(v);
+        const double extended = score + log_p[v];
+        if (v == eos || prefix.size() == max_len) {
+            if (extended > best.log_probability) best = {prefix, extended};
+        } else {
+            search_all(prefix, extended, max_len, seed, best);
+        }
+        prefix.pop_back();
+    }
+}
+
+}  // namespace
+
+TEST_CASE("07.5 beam_search" * doctest::test_suite("ch07")) {
+    PROPERTY("beam 2 finds 'b <eos>' (p 0.36) where greedy stops at 'a <eos>' (p 0.20)") {
+        // Step 1 from <bos>: a 0.5, b 0.4, <eos> 0.0999. Greedy takes a, then its best, <eos> 0.4:
+        //   log p(a <eos>) = log 0.5 + log 0.4 = log 0.20 = -1.609.
+        // Beam 2 keeps a and b, then compares all six extensions over both rows:
+        //   b <eos> 0.4 * 0.9 = 0.36,  a <eos> 0.5 * 0.4 = 0.20,  a b 0.15,  a a 0.14995, ...
+        // Both kept ones end in <eos>: two finished, the search stops with b <eos>, log 0.36 = -1.022.
+        const attn::ch07::Hypothesis greedy = attn::ch07::beam_search<double>(markov_step(garden_path), 1, 5, bos, eos);
+        const attn::ch07::Hypothesis beam = attn::ch07::beam_search<double>(markov_step(garden_path), 2, 5, bos, eos);
+        CHECK(greedy.tokens == Tokens{a, eos});
+        CHECK(greedy.log_probability == doctest::Approx(std::log(0.20)).epsilon(1e-12));
+        CHECK(beam.tokens == Tokens{b, eos});
+        CHECK(beam.log_probability == doctest::Approx(std::log(0.36)).epsilon(1e-12));
+    };
+    PROPERTY("an early <eos> does not end the search while an alive prefix can still beat it") {
+        // Beam 2, step 1: a 0.5998 stays alive, <eos> 0.4 finishes. a can still beat 0.4, so the
+        // search goes on: a <eos> 0.5998 * 0.9 = 0.5398 > 0.4; two have finished, the search stops.
+        const attn::ch07::Hypothesis beam = attn::ch07::beam_search<double>(markov_step(late_winner), 2, 5, bos, eos);
+        CHECK(beam.tokens == Tokens{a, eos});
+        CHECK(beam.log_probability == doctest::Approx(std::log(0.5998 * 0.9)).epsilon(1e-12));
+    };
+    PROPERTY("log_probability is the sum of the log-softmax entries along the tokens, <eos> included") {
+        for (int seed = 1; seed <= 5; ++seed) {
+            PrefixModel model(seed);
+            const attn::ch07::Hypothesis found = attn::ch07::beam_search<double>(model.step(), 3, 6, bos, eos);
+            CAPTURE(seed);
+            CHECK(found.log_probability == doctest::Approx(prefix_score(found.tokens, seed)).epsilon(1e-12));
+        }
+    };
+    PROPERTY("a finished hypothesis leaves the beam: <eos> is never fed back, and at most beam_size rows step") {
+        for (int seed = 1; seed <= 5; ++seed) {
+            PrefixModel model(seed);
+            (void)attn::ch07::beam_search<double>(model.step(), 3, 6, bos, eos);
+            CAPTURE(seed);
+            CHECK(model.widest <= 3);
+            for (const Tokens& fed : model.inputs)
+                for (std::int64_t token : fed) CHECK(token != eos);
+        }
+    };
+    PROPERTY("parents name the row each new row extends: a model that depends on the whole prefix agrees") {
+        // The model rebuilds each row's prefix from parents; if they were wrong, it would score
+        // some row's next token after another row's prefix, and the beam's total would differ
+        // from the score of its own tokens.
+        for (int seed = 1; seed <= 8; ++seed) {
+            PrefixModel model(seed);
+            const attn::ch07::Hypothesis found = attn::ch07::beam_search<double>(model.step(), 4, 6, bos, eos);
+            CAPTURE(seed);
+            REQUIRE(!found.tokens.empty());
+            CHECK(found.log_probability == doctest::Approx(prefix_score(found.tokens, seed)).epsilon(1e-12));
+        }
+    };
+    PROPERTY("with a beam as wide as every prefix, the result is the best of all sequences up to max_len") {
+        const std::size_t max_len = 4, everything = 4 * 4 * 4 * 4;   // vocab^max_len prefixes at most
+        for (int seed = 1; seed <= 8; ++seed) {
+            attn::ch07::Hypothesis best{{}, -1e300};
+            Tokens prefix;
+            search_all(prefix, 0.0, max_len, seed, best);
+            PrefixModel model(seed);
+            const attn::ch07::Hypothesis found =
+                attn::ch07::beam_search<double>(model.step(), everything, max_len, bos, eos);
+            CAPTURE(seed);
+            CHECK(found.tokens == best.tokens);
+            CHECK(found.log_probability == doctest::Approx(best.log_probability).epsilon(1e-12));
+        }
+    };
+    PROPERTY("beam_size 1 gives chapter 01's greedy_decode tokens, on random Markov chains") {
+        attn::Rng rng(7);
+        for (int trial = 0; trial < 10; ++trial) {
+            Table table(vocab, std::vector<double>(vocab));
+            for (auto& row : table) {
+                double total = 0;
+                for (double& p : row) total += (p = rng.uniform(0.05, 1.0));
+                for (double& p : row) p /= total;
+            }
+            const Tokens greedy = attn::ch01::greedy_decode<double>(
+                [&](const attn::IndexVector& previous) { return markov_logits(table, previous); }, 1, 6, bos, eos)[0];
+            const attn::ch07::Hypothesis beam = attn::ch07::beam_search<double>(markov_step(table), 1, 6, bos, eos);
+            Tokens expected = greedy;
+            if (greedy.size() < 6) expected.push_back(eos);   // greedy stopped at <eos>, which it does not keep
+            CAPTURE(trial);
+            CHECK(beam.tokens == expected);
+        }
+    };
+    PROPERTY("beam_size 0 or max_len 0 is refused with std::invalid_argument") {
+        CHECK_THROWS_AS(attn::ch07::beam_search<double>(markov_step(garden_path), 0, 5, bos, eos), std::invalid_argument);
+        CHECK_THROWS_AS(attn::ch07::beam_search<double>(markov_step(garden_path), 2, 0, bos, eos), std::invalid_argument);
+    };
+}

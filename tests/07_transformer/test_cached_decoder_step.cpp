@@ -1,0 +1,115 @@
+// Self-checks for exercise 07.4: cached_decoder_step (exercises/07_transformer/cached_decoder_step.cpp).
+#include "chapters/07_transformer/cached_decoder_step.hpp"
+#include "chapters/03_queries_keys_values/causal_mask.hpp"
+#include "chapters/07_transformer/decoder_layer.hpp"
+#include "tests/07_transformer/kv_cache_fixture.hpp"
+#include "tests/support/check_allclose.hpp"
+#include "tests/support/property.hpp"
+
+using attn::Var;
+using attn::ch07::NormPlacement;
+using namespace kv_fixture;
+
+namespace {
+
+// The cached path and the full forward do the same arithmetic in another order.
+constexpr double same_rtol = 1e-12, same_atol = 1e-12;
+
+struct Stepped {
+    std::vector<attn::ch07::CachedLayerStep<double>> steps;   // one per position
+};
+
+// Positions 0, 1, ... of y through one layer, each step starting from the previous one's cache.
+Stepped step_through(const attn::ch07::TransformerDecoderLayer<double>& layer, const Var<double>& y,
+                     const Var<double>& memory, const attn::ch03::Mask& padding) {
+    Stepped out;
+    attn::ch07::LayerCache<double> cache = attn::ch07::start_layer_cache(layer, memory);
+    for (std::size_t t = 0; t < y.shape(1); ++t) {
+        out.steps.push_back(attn::ch07::cached_decoder_step(layer, at(y, t), cache, padding));
+        cache = out.steps.back().cache;
+    }
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("07.4 cached_decoder_step" * doctest::test_suite("ch07")) {
+    // One layer per norm placement, every parameter random; two sentences, the second with
+    // two padded source positions.
+    attn::Rng rng(17);
+    const Var<double> memory = attn::constant<double>(support::random_array({batch, source_len, 8}, 21));
+    const Var<double> y = attn::constant<double>(support::random_array({batch, target_len, 8}, 22));
+    const attn::ch03::Mask padding = memory_padding(), causal = attn::ch03::causal_mask(batch, target_len);
+    attn::ch07::TransformerDecoderLayer<double> post(sizes(NormPlacement::post), rng), pre(sizes(NormPlacement::pre), rng);
+    randomize(post, 100);
+    randomize(pre, 200);
+    const std::vector<const attn::ch07::TransformerDecoderLayer<double>*> layers = {&post, &pre};
+    const auto name = [](const attn::ch07::TransformerDecoderLayer<double>* layer) {
+        return std::string(layer->norm_placement == NormPlacement::post ? "post-norm" : "pre-norm");
+    };
+    const auto full = [&](const attn::ch07::TransformerDecoderLayer<double>* layer) {
+        return attn::ch07::decoder_layer(*layer, y, memory, causal, attn::ch03::no_mask(), padding);
+    };
+
+    PROPERTY("step t's output is row t of decoder_layer with a causal mask, post- and pre-norm, with padding") {
+        for (const auto* layer : layers) {
+            const attn::ch07::DecoderLayerOutput<double> expected = full(layer);
+            const Stepped stepped = step_through(*layer, y, memory, padding);
+            for (std::size_t t = 0; t < target_len; ++t) {
+                INFO(name(layer) << ", position " << t);
+                CHECK_ALLCLOSE(stepped.steps[t].output.value(), at(expected.output, t).value(), same_rtol, same_atol);
+            }
+        }
+    };
+    PROPERTY("step t's cross-attention weights are row t of the full forward's (zero on padding)") {
+        for (const auto* layer : layers) {
+            const attn::ch07::DecoderLayerOutput<double> expected = full(layer);
+            const Stepped stepped = step_through(*layer, y, memory, padding);
+            for (std::size_t t = 0; t < target_len; ++t) {
+                INFO(name(layer) << ", position " << t);
+                CHECK_ALLCLOSE(stepped.steps[t].cross_weights.value(), at(expected.cross_weights, t, 2).value(), same_rtol,
+                               same_atol);
+            }
+        }
+    };
+    PROPERTY("the cache grows by one position per step; the memory's keys and values stay as they were") {
+        for (const auto* layer : layers) {
+            const attn::ch07::LayerCache<double> start = attn::ch07::start_layer_cache(*layer, memory);
+            const Stepped stepped = step_through(*layer, y, memory, padding);
+            for (std::size_t t = 0; t < target_len; ++t) {
+                INFO(name(layer) << ", position " << t);
+                const attn::ch07::LayerCache<double>& cache = stepped.steps[t].cache;
+                CHECK(cache.self_keys.shape(1) == t + 1);
+                CHECK(cache.self_values.shape(1) == t + 1);
+                CHECK_ALLCLOSE(cache.memory_keys.value(), start.memory_keys.value(), 0.0, 0.0);
+                CHECK_ALLCLOSE(cache.memory_values.value(), start.memory_values.value(), 0.0, 0.0);
+            }
+        }
+    };
+    PROPERTY("after the last step the cache holds every position's self-attention key and value") {
+        // The self-attention reads y (post-norm) or norm1(y) (pre-norm); its keys and values,
+        // projected from all positions at once, are what the steps appended one by one.
+        using attn::ch07::Projection;
+        for (const auto* layer : layers) {
+            INFO(name(layer));
+            const Var<double> x = layer->norm_placement == NormPlacement::post ? y : layer->norm1(y);
+            const Stepped stepped = step_through(*layer, y, memory, padding);
+            const attn::ch07::LayerCache<double>& cache = stepped.steps.back().cache;
+            CHECK_ALLCLOSE(cache.self_keys.value(), project_heads(layer->self_attn, x, Projection::key).value(), same_rtol,
+                           same_atol);
+            CHECK_ALLCLOSE(cache.self_values.value(), project_heads(layer->self_attn, x, Projection::value).value(),
+                           same_rtol, same_atol);
+        }
+    };
+    PROPERTY("a fresh cache starts a new sentence: stepping the same sentences again gives the same rows") {
+        for (const auto* layer : layers) {
+            const Stepped first = step_through(*layer, y, memory, padding);
+            const Stepped again = step_through(*layer, y, memory, padding);
+            for (std::size_t t = 0; t < target_len; ++t) {
+                INFO(name(layer) << ", position " << t);
+                CHECK_ALLCLOSE(again.steps[t].output.value(), first.steps[t].output.value(), 0.0, 0.0);
+                CHECK(again.steps[t].cache.self_keys.shape(1) == t + 1);
+            }
+        }
+    };
+}
