@@ -25,6 +25,9 @@ std::size_t count(const Shape& shape) {
 template <class T>
 void copy_rows(const T* src, std::size_t src_len, std::size_t from, T* dst, std::size_t dst_len, std::size_t to,
                std::size_t n, const AxisView& v, bool add) {
+    // Nothing to copy; an empty array (a key/value cache with no position yet) may have no
+    // buffer at all, and memcpy may not be handed a null pointer even for zero bytes.
+    if (n == 0 || v.inner == 0) return;
     for (std::size_t a = 0; a < v.outer; ++a) {
         const T* s = src + (a * src_len + from) * v.inner;
         T* d = dst + (a * dst_len + to) * v.inner;

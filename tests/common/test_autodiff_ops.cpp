@@ -150,6 +150,11 @@ TEST_CASE("autodiff: shape ops" * doctest::test_suite("common")) {
         CHECK_ALLCLOSE(attn::slice(x, 1, 1, 3).value(), A({{2, 3}, {5, 6}}), 0.0, 0.0);
         CHECK_ALLCLOSE(attn::index_select(x, 0, {1, 1}).value(), A({{4, 5, 6}, {4, 5, 6}}), 0.0, 0.0);
         CHECK_ALLCLOSE(attn::concat<double>({x, x}, 0).value(), A({{1, 2, 3}, {4, 5, 6}, {1, 2, 3}, {4, 5, 6}}), 0.0, 0.0);
+        // An empty part (a key/value cache before its first position) adds nothing.
+        const Var<double> none = attn::constant<double>(A::from_shape({2, 0}));
+        CHECK_ALLCLOSE(attn::concat<double>({none, x}, 1).value(), x.value(), 0.0, 0.0);
+        CHECK(attn::index_select(attn::constant<double>(A::from_shape({2, 0, 3})), 0, {1, 1, 0}).shape() ==
+              attn::Shape{3, 0, 3});
         CHECK_ALLCLOSE(attn::reshape(x, {3, 2}).value(), A({{1, 2}, {3, 4}, {5, 6}}), 0.0, 0.0);
         CHECK_THROWS_AS(attn::reshape(x, {4, 2}), std::invalid_argument);
         CHECK_THROWS_AS(attn::slice(x, 1, 2, 4), std::invalid_argument);
