@@ -3,7 +3,106 @@
 
 #include <xtensor/xmath.hpp>
 
+#include <algorithm>
+#include <cstring>
+
 namespace attn::kernels {
+
+namespace {
+
+// One axis of a permuted copy, in the result's order: how long it is and how far one step along
+// it moves in the source and in the result.
+struct Run {
+    std::size_t length, src_stride, dst_stride;
+};
+
+// The result's axes as runs, with unit axes dropped and each axis merged into the one before it
+// when the two are neighbours in the same order in the source too (then they walk as one longer
+// axis). Splitting heads, (b, n, h, d) -> (b, h, n, d), stays four runs with d's stride 1.
+std::vector<Run> permuted_runs(const Shape& shape, const Shape& order) {
+    Shape src_strides(shape.size());
+    std::size_t stride = 1;
+    for (std::size_t d = shape.size(); d-- > 0;) {
+        src_strides[d] = stride;
+        stride *= shape[d];
+    }
+    std::vector<Run> runs;
+    for (const std::size_t axis : order) {
+        if (shape[axis] == 1) continue;
+        if (!runs.empty() && runs.back().src_stride == src_strides[axis] * shape[axis])
+            runs.back() = {runs.back().length * shape[axis], src_strides[axis], 0};
+        else
+            runs.push_back({shape[axis], src_strides[axis], 0});
+    }
+    stride = 1;   // the result is row-major over its runs
+    for (std::size_t r = runs.size(); r-- > 0;) {
+        runs[r].dst_stride = stride;
+        stride *= runs[r].length;
+    }
+    return runs;
+}
+
+// An odometer over some runs, keeping the offsets in the source and in the result.
+class RunWalk {
+public:
+    explicit RunWalk(std::vector<Run> runs) : runs_(std::move(runs)), index_(runs_.size(), 0) {}
+    std::size_t src() const { return src_; }
+    std::size_t dst() const { return dst_; }
+    void advance() {
+        for (std::size_t r = runs_.size(); r-- > 0;) {
+            src_ += runs_[r].src_stride;
+            dst_ += runs_[r].dst_stride;
+            if (++index_[r] < runs_[r].length) return;
+            src_ -= runs_[r].src_stride * runs_[r].length;
+            dst_ -= runs_[r].dst_stride * runs_[r].length;
+            index_[r] = 0;
+        }
+    }
+
+private:
+    std::vector<Run> runs_;
+    Shape index_;
+    std::size_t src_ = 0, dst_ = 0;
+};
+
+}  // namespace
+
+template <class T>
+void permute_copy(const T* src, const Shape& shape, const Shape& order, T* dst) {
+    std::size_t total = 1;
+    for (const std::size_t d : shape) total *= d;
+    if (total == 0) return;
+    std::vector<Run> runs = permuted_runs(shape, order);
+    if (runs.empty() || runs.back().src_stride == 1) {
+        // The last axis stays last: the result is whole rows of the source, in a new order.
+        const std::size_t row = runs.empty() ? 1 : runs.back().length;
+        if (!runs.empty()) runs.pop_back();
+        RunWalk walk(runs);
+        for (std::size_t start = 0; start < total; start += row, walk.advance())
+            std::memcpy(dst + start, src + walk.src(), row * sizeof(T));
+        return;
+    }
+    // The source's last axis (stride 1) became run p of the result, and the result's last run
+    // strides through the source: for each position of the other runs, a (p, last) matrix is
+    // transposed, a tile at a time so that the reads and the writes both stay in the cache.
+    const std::size_t p = static_cast<std::size_t>(
+        std::find_if(runs.begin(), runs.end(), [](const Run& r) { return r.src_stride == 1; }) - runs.begin());
+    const Run rows = runs[p], cols = runs.back();
+    runs.pop_back();
+    runs.erase(runs.begin() + static_cast<std::ptrdiff_t>(p));
+    constexpr std::size_t tile = 16;
+    RunWalk walk(runs);
+    for (std::size_t done = 0; done < total; done += rows.length * cols.length, walk.advance()) {
+        const T* s = src + walk.src();
+        T* d = dst + walk.dst();
+        for (std::size_t i0 = 0; i0 < rows.length; i0 += tile)
+            for (std::size_t j0 = 0; j0 < cols.length; j0 += tile) {
+                const std::size_t i_end = std::min(i0 + tile, rows.length), j_end = std::min(j0 + tile, cols.length);
+                for (std::size_t i = i0; i < i_end; ++i)
+                    for (std::size_t j = j0; j < j_end; ++j) d[i * rows.dst_stride + j] = s[i + j * cols.src_stride];
+            }
+    }
+}
 
 AxisView around_axis(const Shape& shape, std::size_t axis) {
     AxisView view;
@@ -88,6 +187,8 @@ Array<T> sum_to_shape(Array<T> g, const Shape& shape) {
     return out;
 }
 
+template void permute_copy(const float*, const Shape&, const Shape&, float*);
+template void permute_copy(const double*, const Shape&, const Shape&, double*);
 template Array<float> sum_to_shape(Array<float>, const Shape&);
 template Array<double> sum_to_shape(Array<double>, const Shape&);
 template Array<float> broadcast_to(const Array<float>&, const Shape&);

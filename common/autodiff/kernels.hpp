@@ -61,6 +61,12 @@ template <class T> Array<T> sum_to_shape(Array<T> g, const Shape& shape);
 // a broadcast to `shape` and materialized (a copy only when the shapes differ).
 template <class T> Array<T> broadcast_to(const Array<T>& a, const Shape& shape);
 
+// Writes `src`, a row-major tensor of shape `shape`, into `dst` with its axes reordered: axis d
+// of the result is axis order[d] of src (what xt::transpose(src, order) holds, laid out
+// row-major). Copies whole rows with memcpy when the last axis stays last (splitting or merging
+// heads) and transposes tile by tile when it moves (k^T). `order` must be a permutation.
+template <class T> void permute_copy(const T* src, const Shape& shape, const Shape& order, T* dst);
+
 std::string axis_error(const char* op, std::size_t axis, const Shape& shape);
 
 }  // namespace attn::kernels

@@ -2,6 +2,8 @@
 #include "common/autodiff/kernels.hpp"
 #include "common/autodiff/ops.hpp"
 
+#include <algorithm>
+
 namespace attn {
 
 using kernels::AxisView;
@@ -20,32 +22,75 @@ void check_axis(const char* op, const Shape& shape, std::size_t axis) {
     if (axis >= shape.size()) throw std::invalid_argument(kernels::axis_error(op, axis, shape));
 }
 
-// sum over `axis` times `scale`: out[o, i] = scale * sum_j x[o, j, i]
+// The sum of a row, kept in registers: eight partial sums are eight independent additions,
+// which the compiler turns into one vector addition (a single running total could not be
+// reordered without changing the rounding, so it would stay one addition at a time).
+template <class T>
+T row_sum(const T* x, std::size_t n) {
+    T part[8] = {};
+    std::size_t k = 0;
+    for (; k + 8 <= n; k += 8)
+        for (std::size_t l = 0; l < 8; ++l) part[l] += x[k + l];
+    T rest = 0;
+    for (; k < n; ++k) rest += x[k];
+    return ((part[0] + part[1]) + (part[2] + part[3])) + ((part[4] + part[5]) + (part[6] + part[7])) + rest;
+}
+
+// sum over `axis` times `scale`: out[a, i] = scale * sum_j x[a, j, i]
 template <class T>
 Array<T> scaled_axis_sum(const Array<T>& x, std::size_t axis, bool keep_dims, T scale) {
     const Shape shape = kernels::shape_of(x);
     const AxisView v = around_axis(shape, axis);
-    Array<T> out = xt::zeros<T>(reduced_shape(shape, axis, keep_dims));
+    Array<T> out = kernels::empty_array<T>(reduced_shape(shape, axis, keep_dims));
     const T* in = x.data();
     T* o = out.data();
-    for (std::size_t a = 0; a < v.outer; ++a)
-        for (std::size_t j = 0; j < v.length; ++j)
-            for (std::size_t i = 0; i < v.inner; ++i) o[a * v.inner + i] += in[(a * v.length + j) * v.inner + i];
-    for (std::size_t k = 0; k < out.size(); ++k) o[k] *= scale;
+    if (v.inner == 1) {   // the last axis: one row sum per output entry
+        for (std::size_t a = 0; a < v.outer; ++a) o[a] = scale * row_sum(in + a * v.length, v.length);
+        return out;
+    }
+    // a middle axis: out row a is the sum of the rows x[a, j, :], added a whole row at a time
+    for (std::size_t a = 0; a < v.outer; ++a) {
+        T* total = o + a * v.inner;
+        std::fill(total, total + v.inner, T(0));
+        for (std::size_t j = 0; j < v.length; ++j) {
+            const T* row = in + (a * v.length + j) * v.inner;
+            for (std::size_t i = 0; i < v.inner; ++i) total[i] += row[i];
+        }
+        if (scale != T(1))
+            for (std::size_t i = 0; i < v.inner; ++i) total[i] *= scale;
+    }
     return out;
 }
 
-// The gradient of a scaled axis sum: every x[o, j, i] receives scale * dout[o, i].
+// The gradient of a scaled axis sum, added straight into the input's gradient (no temporary):
+// every x[a, j, i] receives scale * dout[a, i].
 template <class T>
-Array<T> spread_over_axis(const Array<T>& dout, const Shape& shape, std::size_t axis, T scale) {
+void spread_over_axis(const Array<T>& dout, Node<T>& in, std::size_t axis, T scale) {
+    const Shape shape = kernels::shape_of(in.value);
     const AxisView v = around_axis(shape, axis);
-    Array<T> g = kernels::empty_array<T>(shape);
+    const bool first = in.grad.size() == 0;   // then write instead of add, without zeroing first
+    if (first) in.grad = kernels::empty_array<T>(shape);
     const T* d = dout.data();
-    T* out = g.data();
-    for (std::size_t a = 0; a < v.outer; ++a)
-        for (std::size_t j = 0; j < v.length; ++j)
-            for (std::size_t i = 0; i < v.inner; ++i) out[(a * v.length + j) * v.inner + i] = scale * d[a * v.inner + i];
-    return g;
+    T* g = in.grad.data();
+    if (v.inner == 1) {   // the last axis: row a receives one number, scale * dout[a]
+        for (std::size_t a = 0; a < v.outer; ++a) {
+            const T share = scale * d[a];
+            T* row = g + a * v.length;
+            if (first) std::fill(row, row + v.length, share);
+            else
+                for (std::size_t j = 0; j < v.length; ++j) row[j] += share;
+        }
+        return;
+    }
+    for (std::size_t a = 0; a < v.outer; ++a)   // a middle axis: every row x[a, j, :] receives row a of dout
+        for (std::size_t j = 0; j < v.length; ++j) {
+            const T* share = d + a * v.inner;
+            T* row = g + (a * v.length + j) * v.inner;
+            if (first)
+                for (std::size_t i = 0; i < v.inner; ++i) row[i] = scale * share[i];
+            else
+                for (std::size_t i = 0; i < v.inner; ++i) row[i] += scale * share[i];
+        }
 }
 
 template <class T>
@@ -53,9 +98,8 @@ Var<T> scaled_sum(const Var<T>& x, std::size_t axis, bool keep_dims, T scale, co
     check_axis(op, x.shape(), axis);
     Array<T> out = scaled_axis_sum(x.value(), axis, keep_dims, scale);
     return record_op<T>(op, std::move(out), {x}, Reads::nothing, [=](Node<T>& self) {
-        // out[o, i] = scale * sum_j x[o, j, i]:  dx[o, j, i] = scale * dout[o, i]
-        Node<T>& in = *self.inputs[0];
-        accumulate_grad(in, spread_over_axis(self.grad, kernels::shape_of(in.value), axis, scale));
+        // out[a, i] = scale * sum_j x[a, j, i]:  dx[a, j, i] = scale * dout[a, i]
+        spread_over_axis(self.grad, *self.inputs[0], axis, scale);
     });
 }
 

@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <cstring>
 #include <numeric>
-#include <xtensor/xmanipulation.hpp>
 
 namespace attn {
 
@@ -62,11 +61,16 @@ Var<T> permute(const Var<T>& x, const Shape& order) {
     if (sorted != identity)
         throw std::invalid_argument("permute: " + shape_string(order) + " is not an order of the axes of " +
                                     shape_string(x.shape()));
-    Array<T> out = xt::transpose(x.value(), order);   // materialized, row-major
+    const Shape in_shape = x.shape();
+    Shape out_shape(order.size());
+    for (std::size_t d = 0; d < order.size(); ++d) out_shape[d] = in_shape[order[d]];
+    Array<T> out = kernels::empty_array<T>(out_shape);   // out axis d = x axis order[d], row-major
+    kernels::permute_copy(x.value().data(), in_shape, order, out.data());
     Shape inverse(order.size());
     for (std::size_t i = 0; i < order.size(); ++i) inverse[order[i]] = i;
-    return record_op<T>("permute", std::move(out), {x}, Reads::nothing, [inverse](Node<T>& self) {
-        Array<T> g = xt::transpose(self.grad, inverse);   // undo the permutation
+    return record_op<T>("permute", std::move(out), {x}, Reads::nothing, [inverse, out_shape, in_shape](Node<T>& self) {
+        Array<T> g = kernels::empty_array<T>(in_shape);   // undo the permutation
+        kernels::permute_copy(self.grad.data(), out_shape, inverse, g.data());
         accumulate_grad(*self.inputs[0], std::move(g));
     });
 }

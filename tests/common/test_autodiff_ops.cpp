@@ -5,6 +5,8 @@
 #include "tests/support/check_allclose.hpp"
 #include "tests/support/gradcheck.hpp"
 
+#include <algorithm>
+
 using attn::Var;
 using support::gradcheck;
 using support::random_array;
@@ -159,6 +161,50 @@ TEST_CASE("autodiff: shape ops" * doctest::test_suite("common")) {
         CHECK_THROWS_AS(attn::reshape(x, {4, 2}), std::invalid_argument);
         CHECK_THROWS_AS(attn::slice(x, 1, 2, 4), std::invalid_argument);
         CHECK_THROWS_AS(attn::permute(x, {0, 0}), std::invalid_argument);
+    }
+}
+
+// The copy kernels behind permute and the axis sums, against xtensor's own transpose and sums
+// on random data, at the shapes attention uses and at awkward ones (unit axes, sizes that are
+// not multiples of the tile or of the vector width).
+TEST_CASE("autodiff: permute agrees with xtensor's transpose" * doctest::test_suite("common")) {
+    SUBCASE("splitting and merging heads: (batch, n, heads, d_h) <-> (batch, heads, n, d_h)") {
+        const A x = random_array({2, 7, 4, 8}, 40);
+        const Var<double> heads = attn::permute(attn::constant<double>(x), {0, 2, 1, 3});
+        CHECK_ALLCLOSE(heads.value(), A(xt::transpose(x, {0, 2, 1, 3})), 0.0, 0.0);
+        CHECK_ALLCLOSE(attn::permute(heads, {0, 2, 1, 3}).value(), x, 0.0, 0.0);
+        const xt::xarray<float> xf = xt::cast<float>(random_array({3, 5, 2, 16}, 41));
+        CHECK_ALLCLOSE(attn::transpose(attn::constant<float>(xf), 1, 2).value(), A(xt::transpose(xf, {0, 2, 1, 3})), 0.0, 0.0);
+        CHECK_GRADIENT([](const Vars& v) { return attn::permute(v[0], {0, 2, 1, 3}); },
+                       (std::vector<A>{random_array({2, 5, 3, 4}, 42)}), one_op);
+    }
+    SUBCASE("every order of four axes, one of them of length 1, two longer than a tile") {
+        const A x = random_array({3, 1, 17, 20}, 43);
+        std::vector<std::size_t> order{0, 1, 2, 3};
+        do {
+            CAPTURE(attn::shape_string(order));
+            CHECK_ALLCLOSE(attn::permute(attn::constant<double>(x), order).value(), A(xt::transpose(x, order)), 0.0, 0.0);
+        } while (std::next_permutation(order.begin(), order.end()));
+    }
+    SUBCASE("transposing the last two axes (k^T), forward and backward") {
+        const A x = random_array({2, 33, 18}, 44);
+        CHECK_ALLCLOSE(attn::transpose(attn::constant<double>(x), 1, 2).value(), A(xt::transpose(x, {0, 2, 1})), 0.0, 0.0);
+        CHECK_GRADIENT([](const Vars& v) { return attn::transpose(v[0], 1, 2) * 2.0; }, (std::vector<A>{x}), chain);
+    }
+}
+
+TEST_CASE("autodiff: sums and means over an axis agree with xtensor's" * doctest::test_suite("common")) {
+    const A x = random_array({3, 21, 13}, 45);   // 21 and 13: neither a multiple of 8
+    const xt::xarray<float> xf = xt::cast<float>(x);
+    for (std::size_t axis = 0; axis < 3; ++axis) {
+        CAPTURE(axis);
+        CHECK_ALLCLOSE(attn::sum(attn::constant<double>(x), axis).value(), A(xt::sum(x, {axis})), 1e-14, 1e-14);
+        CHECK_ALLCLOSE(attn::mean(attn::constant<double>(x), axis, true).value(), A(xt::mean(x, {axis}, xt::keep_dims)),
+                       1e-14, 1e-14);
+        CHECK_ALLCLOSE(attn::mean(attn::constant<float>(xf), axis).value(), A(xt::mean(x, {axis})), 1e-5, 1e-6);
+        // two reductions of the same input: the second one adds to the gradient the first wrote
+        CHECK_GRADIENT([=](const Vars& v) { return attn::sum(v[0], axis, true) * attn::mean(v[0], axis, true); },
+                       (std::vector<A>{x}), chain);
     }
 }
 
