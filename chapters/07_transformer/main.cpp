@@ -12,6 +12,7 @@
 #include "chapters/02_bahdanau_attention/alignment.hpp"
 #include "chapters/07_transformer/attention_maps.hpp"
 #include "chapters/07_transformer/decoding_speed.hpp"
+#include "chapters/07_transformer/expected_ranges.hpp"
 #include "chapters/07_transformer/figures.hpp"
 #include "chapters/07_transformer/recipes.hpp"
 #include "chapters/07_transformer/translation_model.hpp"
@@ -191,7 +192,7 @@ int run(int argc, char** argv) {
     for (const char* flag : {"heads", "feed-forward", "layers"})
         settings.measured_defaults = settings.measured_defaults && !cli.given(flag);
     if (settings.print_ranges) {
-        std::cout << ranges_markdown({});
+        std::cout << ranges_markdown(expected_ranges());
         return 0;
     }
     const Stopwatch clock;
@@ -296,7 +297,7 @@ int run(int argc, char** argv) {
     summary.setting("test_decoding_seconds", decoding_seconds);
     if (!log.valid_loss.empty()) summary.setting("final_valid_loss", log.valid_loss.back());
     ch01::write_run(summary, {ch01::decisive_settings(settings, task), log.steps.empty() ? 0 : settings.run.steps, log.seconds, test},
-                    {});   // expected ranges: not measured over three seeds yet
+                    ch01::ranges_for(expected_ranges(), settings, task));
     const std::filesystem::path written = summary.finish(out, clock.seconds());
     std::cout << "  wrote " << written.string() << "\n";
     return 0;

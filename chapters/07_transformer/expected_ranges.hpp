@@ -1,0 +1,35 @@
+// Chapter 07's expected results: where a correct implementation lands at the chapter's
+// default settings (reference code; the numbers measured with seeds 42, 1 and 2 are in the
+// comments, the ranges leave a little room for other seeds), and what the same model scores
+// untrained (--steps 1): every range starts above it, so a model that learned nothing is
+// never reported as correct. `ch07 --ranges` prints this table for the lesson. (Part 1's
+// exact facts carry their own ranges in main.cpp: they hold whatever the settings.)
+#pragma once
+#include "common/summary.hpp"
+
+namespace attn::ch07 {
+
+inline const RangeTable& expected_ranges() {
+    static const RangeTable table = {
+        // metric                   settings               lo      hi      untrained
+        {"test_bleu",               "translation",         0.933,  1,      0},        // seeds 42: 0.967, 1: 0.962, 2: 0.964
+        {"test_token_accuracy",     "translation",         0.908,  1,      0.00302},  // seeds 42: 0.939, 1: 0.939, 2: 0.936
+        {"test_exact_match",        "translation",         0.758,  0.81,   0},        // seeds 42: 0.781, 1: 0.786, 2: 0.781
+        {"longest_bucket_bleu",     "translation",         0.91,   1,      0},        // seeds 42: 0.952, 1: 0.938, 2: 0.946
+        {"test_bleu",               "translation --quick", 0.446,  0.729,  0},        // seeds 42: 0.635, 1: 0.553, 2: 0.540
+        {"test_token_accuracy",     "translation --quick", 0.393,  0.615,  0.00302},  // seeds 42: 0.541, 1: 0.467, 2: 0.472
+        {"test_exact_match",        "translation --quick", 0.095,  0.312,  0},        // seeds 42: 0.240, 1: 0.168, 2: 0.185
+        {"longest_bucket_bleu",     "translation --quick", 0.355,  0.584,  0},        // seeds 42: 0.508, 1: 0.462, 2: 0.432
+        {"test_bleu",               "dates",               0.959,  1,      0},        // seeds 42: 0.989, 1: 0.999, 2: 0.991
+        {"test_token_accuracy",     "dates",               0.963,  1,      0.0118},   // seeds 42: 0.993, 1: 0.999, 2: 0.996
+        {"test_exact_match",        "dates",               0.9,    1,      0},        // seeds 42: 0.948, 1: 0.996, 2: 0.968
+        {"longest_bucket_bleu",     "dates",               0.95,   1,      0},        // seeds 42: 0.985, 1: 0.999, 2: 0.979
+        {"test_bleu",               "dates --quick",       0.862,  0.936,  0},        // seeds 42: 0.908, 1: 0.909, 2: 0.888
+        {"test_token_accuracy",     "dates --quick",       0.899,  0.968,  0.0118},   // seeds 42: 0.940, 1: 0.937, 2: 0.926
+        {"test_exact_match",        "dates --quick",       0.615,  0.795,  0},        // seeds 42: 0.735, 1: 0.720, 2: 0.675
+        {"longest_bucket_bleu",     "dates --quick",       0.78,   0.975,  0},        // seeds 42: 0.910, 1: 0.900, 2: 0.845
+    };
+    return table;
+}
+
+}  // namespace attn::ch07
