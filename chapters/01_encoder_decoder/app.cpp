@@ -194,9 +194,9 @@ void check_and_load(Seq2SeqModel<T>& model, const Task& task, const std::string&
     if (!std::filesystem::is_directory(folder)) throw std::runtime_error(dir + ": no such checkpoint folder");
     const std::string saved = read_text(folder / "settings.txt");
     if (saved != settings_text(task, model))
-        throw std::runtime_error(dir + ": saved for other settings (" + data::join_tokens(data::split_words(saved), " ") +
-                                 "); run with the same --task, --embedding and --hidden" +
-                                 (model.architecture().empty() ? "" : " and the same model flags"));
+        throw std::runtime_error(dir + ": saved for other settings (saved: " + data::join_tokens(data::split_words(saved), " ") +
+                                 "; this run: " + data::join_tokens(data::split_words(settings_text(task, model)), " ") +
+                                 "); run with the flags it was saved with");
     if (data::Vocab::load(folder / "source_vocab.txt").tokens() != task.source_vocab.tokens() ||
         data::Vocab::load(folder / "target_vocab.txt").tokens() != task.target_vocab.tokens())
         throw std::runtime_error(dir + ": its vocabularies differ from this task's (another --seed, --data or --level?)");

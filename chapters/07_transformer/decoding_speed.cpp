@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <limits>
 
 namespace attn::ch07 {
@@ -65,6 +66,21 @@ DecodingSpeed measure_decoding_speed(const TransformerSizes& sizes, std::size_t 
         }
     }
     return speed;
+}
+
+// ---- 2. Decoding with a key/value cache: the same outputs, no prefix recomputed.      (7.5)
+void report_decoding_speed(const RunSettings& run) {
+    const TransformerSizes sizes{};   // the lesson's: d 64, 4 heads, feed-forward 256, 2 + 2 layers
+    const std::size_t batch = run.quick ? 8 : 64, source_length = run.quick ? 10 : 30, steps = run.quick ? 10 : 40;
+    const DecodingSpeed speed = measure_decoding_speed(sizes, batch, source_length, steps, run.seed);
+    std::printf("\n2. Decoding %zu positions of %zu sentences (source length %zu; d %zu, %zu heads, feed-forward %zu,\n"
+                "   %zu + %zu layers, float), best of 3:\n"
+                "     with the key/value cache        %8.1f ms\n"
+                "     recomputing the prefix          %8.1f ms  (%.1fx the time)\n"
+                "     largest difference of outputs  %9.2g\n",
+                steps, batch, source_length, sizes.d_model, sizes.heads, sizes.feed_forward, sizes.encoder_layers,
+                sizes.decoder_layers, 1e3 * speed.cached_seconds, 1e3 * speed.recomputed_seconds,
+                speed.recomputed_seconds / speed.cached_seconds, speed.largest_difference);
 }
 
 }  // namespace attn::ch07

@@ -3,6 +3,8 @@
 #pragma once
 #include "chapters/07_transformer/transformer_layers.hpp"
 
+#include "common/cli.hpp"
+
 #include <cstdint>
 
 namespace attn::ch07 {
@@ -18,5 +20,9 @@ struct DecodingSpeed {
 // positions both ways, without gradients, best of `repeats` runs each.
 DecodingSpeed measure_decoding_speed(const TransformerSizes& sizes, std::size_t batch, std::size_t source_length,
                                      std::size_t steps, std::uint64_t seed, std::size_t repeats = 3);
+
+// Part 2 of the chapter: the lesson's model (d 64, 4 heads, feed-forward 256, 2 + 2 layers;
+// smaller batches and sentences with --quick), both ways, printed as a table.
+void report_decoding_speed(const RunSettings& run);
 
 }  // namespace attn::ch07

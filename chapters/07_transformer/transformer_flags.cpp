@@ -1,0 +1,48 @@
+#include "chapters/07_transformer/transformer_flags.hpp"
+
+#include "chapters/07_transformer/recipes.hpp"
+
+namespace attn::ch07 {
+
+void add_transformer_flags(CommandLine& cli, ch01::AppSettings& settings, TransformerFlags& flags) {
+    cli.option("norm", &flags.norm, "where the layer norms sit: post (the paper, PyTorch's default) or pre", "post|pre");
+    cli.option("heads", &flags.heads, "attention heads per layer (d_model must be a multiple)", 1, 64);
+    cli.option("feed-forward", &flags.feed_forward, "the feed-forward layers' hidden size", 1, 8192);
+    cli.option("layers", &flags.layers, "encoder blocks, and as many decoder blocks", 1, 12);
+    cli.option("warmup", &settings.warmup, "learning-rate warm-up steps, then 1/sqrt(step); 0: the cosine of chapters 01-02 (default: the recipe's)", 0, 1000000);
+    cli.option("label-smoothing", &settings.label_smoothing, "share of the target probability spread over the vocabulary in the training loss (default: the recipe's)");
+    cli.option("embedding-init", &flags.embedding_init, "embedding tables start N(0, 1/d) (scaled) or N(0, 1) (standard, PyTorch's)", "scaled|standard");
+}
+
+void finish_transformer_flags(const CommandLine& cli, ch01::AppSettings& settings, TransformerFlags& flags) {
+    if (cli.given("hidden")) throw UsageError("--hidden is the GRU's size in chapters 01-02; here use --embedding (d_model) and --feed-forward", cli.usage());
+    if (flags.norm != "post" && flags.norm != "pre") throw UsageError("--norm must be post or pre, got '" + flags.norm + "'", cli.usage());
+    if (flags.embedding_init != "scaled" && flags.embedding_init != "standard")
+        throw UsageError("--embedding-init must be scaled or standard, got '" + flags.embedding_init + "'", cli.usage());
+    if (!cli.given("embedding")) settings.embedding = settings.run.quick ? QuickSizes{}.d_model : 64;   // for both tasks
+    if (settings.run.quick) {   // a smaller model, except for what the command line sets
+        if (!cli.given("heads")) flags.heads = QuickSizes{}.heads;
+        if (!cli.given("feed-forward")) flags.feed_forward = QuickSizes{}.feed_forward;
+        if (!cli.given("layers")) flags.layers = QuickSizes{}.layers;
+    }
+    if (settings.embedding % 2 != 0 || settings.embedding % flags.heads != 0)
+        throw UsageError("--embedding (d_model) must be even and a multiple of --heads", cli.usage());
+    settings.measured_defaults = settings.measured_defaults && flags.norm == "post" && flags.embedding_init == "scaled";
+    for (const char* flag : {"heads", "feed-forward", "layers"})
+        settings.measured_defaults = settings.measured_defaults && !cli.given(flag);
+}
+
+TranslationSizes translation_sizes(const ch01::AppSettings& settings, const TransformerFlags& flags, const ch01::Task& task) {
+    TranslationSizes sizes;
+    sizes.source_vocab = task.source_vocab.size();
+    sizes.target_vocab = task.target_vocab.size();
+    sizes.transformer.d_model = static_cast<std::size_t>(settings.embedding);
+    sizes.transformer.heads = static_cast<std::size_t>(flags.heads);
+    sizes.transformer.feed_forward = static_cast<std::size_t>(flags.feed_forward);
+    sizes.transformer.encoder_layers = sizes.transformer.decoder_layers = static_cast<std::size_t>(flags.layers);
+    sizes.transformer.norm = flags.norm == "pre" ? NormPlacement::pre : NormPlacement::post;
+    sizes.embedding_init = flags.embedding_init == "standard" ? EmbeddingInit::standard : EmbeddingInit::scaled;
+    return sizes;
+}
+
+}  // namespace attn::ch07
