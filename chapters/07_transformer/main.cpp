@@ -134,7 +134,7 @@ int run(int argc, char** argv) {
     ch01::show_examples(task, task.corpus.test, test.hypotheses, 3);
 
     // ---- 7. Figures: the loss, the schedule, the scores, and where every head looked.
-    std::cout << "\n7. Figures in " << out.string() << ":\n";
+    std::cout << "\n8. Figures in " << out.string() << ":\n";
     if (!log.steps.empty()) {
         plot::LinePlot curves = ch01::loss_curves(log, "Chapter 07: the Transformer learning " + task.name);
         // Label smoothing adds to the training loss the cross-entropy against a uniform
@@ -156,7 +156,7 @@ int run(int argc, char** argv) {
 
     // ---- 8. Your own sentence, and saving.
     if (!settings.translate.empty()) {
-        std::cout << "\n8. " << settings.translate << "\n   => "
+        std::cout << "\n9. " << settings.translate << "\n   => "
                   << data::detokenize(ch01::translate_sentence(model, task, settings.translate), task.corpus.level) << "\n";
     }
     if (!settings.save.empty()) ch01::save_model(model, task, settings, settings.save);
