@@ -40,7 +40,8 @@ std::string per_recipe(double Recipe::*field, const Recipes& recipes) {
 }
 }  // namespace
 
-void add_seq2seq_flags(CommandLine& cli, AppSettings& settings, const std::string& chapter_dir, const Recipes& recipes) {
+void add_seq2seq_flags(CommandLine& cli, AppSettings& settings, const std::string& chapter_dir, const Recipes& recipes,
+                       SizeFlags sizes) {
     add_standard_flags(cli, settings.run, chapter_dir);
     cli.option("task", &settings.task, "translation (toy French->English, word level) or dates (character level)", "TASK");
     cli.option("data", &settings.data, "train on your own corpus: a TSV file of source<TAB>target lines", "FILE");
@@ -50,10 +51,15 @@ void add_seq2seq_flags(CommandLine& cli, AppSettings& settings, const std::strin
     cli.option("load", &settings.load, "load a saved model instead of training", "DIR");
     cli.option("translate", &settings.translate, "translate this sentence with the (trained or loaded) model", "SENTENCE");
     // The upper bounds keep a typo from ending in std::bad_alloc after minutes of work.
-    cli.option("embedding", &settings.embedding, "embedding size (default: 64 for words, 32 for characters)", 0, 2048);
-    cli.option("hidden", &settings.hidden, "GRU hidden size", 1, 2048);
+    if (sizes == SizeFlags::gru) {
+        cli.option("embedding", &settings.embedding, "embedding size (default: 64 for words, 32 for characters)", 0, 2048);
+        cli.option("hidden", &settings.hidden, "GRU hidden size", 1, 2048);
+    } else {
+        cli.option("embedding", &settings.embedding, "d_model, the width of every position's vector (default: 64; 32 with --quick)", 0, 2048);
+    }
     cli.option("lr", &settings.lr, "Adam's peak learning rate (default: " + per_recipe(&Recipe::lr, recipes) + ")");
-    cli.option("lr-end", &settings.lr_end, "the learning rate decays (cosine) to lr * this by the last step; 1 keeps it constant (default: " +
+    cli.option("lr-end", &settings.lr_end, std::string(sizes == SizeFlags::transformer ? "with --warmup 0: " : "") +
+                                               "the learning rate decays (cosine) to lr * this by the last step; 1 keeps it constant (default: " +
                                                per_recipe(&Recipe::lr_end, recipes) + ")");
     cli.option("batch", &settings.batch, "sentences per batch", 1, 8192);
     cli.flag("ranges", &settings.print_ranges, "print the chapter's expected results (a markdown table) and stop");

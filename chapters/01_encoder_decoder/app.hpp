@@ -58,7 +58,11 @@ struct AppSettings {
 };
 
 // Binds the flags every seq2seq chapter shares; --help shows the learning rates of `recipes`.
-void add_seq2seq_flags(CommandLine& cli, AppSettings& settings, const std::string& chapter_dir, const Recipes& recipes);
+// The model's sizes: a GRU's (--embedding, --hidden), or a Transformer's, whose only size here
+// is d_model (--embedding; chapter 07 adds its own flags).
+enum class SizeFlags { gru, transformer };
+void add_seq2seq_flags(CommandLine& cli, AppSettings& settings, const std::string& chapter_dir, const Recipes& recipes,
+                       SizeFlags sizes = SizeFlags::gru);
 // Fills in defaults that depend on the task (steps, learning rates, embedding size) and checks the values,
 // outputs included (check_before_training), so that nothing fails after training.
 void finish_seq2seq_flags(const CommandLine& cli, AppSettings& settings, const std::string& chapter_dir,

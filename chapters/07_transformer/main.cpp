@@ -57,7 +57,7 @@ int run(int argc, char** argv) {
     TransformerFlags flags;
     CommandLine cli(argc > 0 ? std::filesystem::path(argv[0]).filename().string() : "ch07",
                     "the Transformer: encoder and decoder stacks of attention, trained to translate");
-    ch01::add_seq2seq_flags(cli, settings, chapter_dir, chapter07_recipes);
+    ch01::add_seq2seq_flags(cli, settings, chapter_dir, chapter07_recipes, ch01::SizeFlags::transformer);
     add_transformer_flags(cli, settings, flags);
     if (!cli.parse(argc, argv)) return 0;
     ch01::finish_seq2seq_flags(cli, settings, chapter_dir, chapter07_recipes);

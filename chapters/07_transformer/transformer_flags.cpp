@@ -6,16 +6,15 @@ namespace attn::ch07 {
 
 void add_transformer_flags(CommandLine& cli, ch01::AppSettings& settings, TransformerFlags& flags) {
     cli.option("norm", &flags.norm, "where the layer norms sit: post (the paper, PyTorch's default) or pre", "post|pre");
-    cli.option("heads", &flags.heads, "attention heads per layer (d_model must be a multiple)", 1, 64);
-    cli.option("feed-forward", &flags.feed_forward, "the feed-forward layers' hidden size", 1, 8192);
-    cli.option("layers", &flags.layers, "encoder blocks, and as many decoder blocks", 1, 12);
-    cli.option("warmup", &settings.warmup, "learning-rate warm-up steps, then 1/sqrt(step); 0: the cosine of chapters 01-02 (default: the recipe's)", 0, 1000000);
+    cli.option("heads", &flags.heads, "attention heads per layer; d_model must be a multiple (default: 4; 2 with --quick)", 1, 64);
+    cli.option("feed-forward", &flags.feed_forward, "the feed-forward layers' hidden size (default: 256; 64 with --quick)", 1, 8192);
+    cli.option("layers", &flags.layers, "encoder blocks, and as many decoder blocks (default: 2; 1 with --quick)", 1, 12);
+    cli.option("warmup", &settings.warmup, "learning-rate warm-up steps, then 1/sqrt(step); 0: no warm-up, the schedule of chapters 01-02 (constant, or a cosine down to lr * --lr-end) (default: the recipe's)", 0, 1000000);
     cli.option("label-smoothing", &settings.label_smoothing, "share of the target probability spread over the vocabulary in the training loss (default: the recipe's)");
     cli.option("embedding-init", &flags.embedding_init, "embedding tables start N(0, 1/d) (scaled) or N(0, 1) (standard, PyTorch's)", "scaled|standard");
 }
 
 void finish_transformer_flags(const CommandLine& cli, ch01::AppSettings& settings, TransformerFlags& flags) {
-    if (cli.given("hidden")) throw UsageError("--hidden is the GRU's size in chapters 01-02; here use --embedding (d_model) and --feed-forward", cli.usage());
     if (flags.norm != "post" && flags.norm != "pre") throw UsageError("--norm must be post or pre, got '" + flags.norm + "'", cli.usage());
     if (flags.embedding_init != "scaled" && flags.embedding_init != "standard")
         throw UsageError("--embedding-init must be scaled or standard, got '" + flags.embedding_init + "'", cli.usage());
