@@ -153,6 +153,12 @@ int run(int argc, char** argv) {
     plot::save_and_report(ch01::scores_by_length({{"07 Transformer", &test}}, "Chapter 07: scores by source length (test set)",
                                                  "source length (tokens)"),
                           out, "scores_by_length");
+    if (beam)
+        plot::save_and_report(ch01::scores_by_length({{"greedy", &beam->greedy}, {"beam " + std::to_string(beam->beam_size), &beam->beam}},
+                                                     "Chapter 07: greedy against beam search (first " +
+                                                         std::to_string(beam->pairs.size()) + " test sentences)",
+                                                     "source length (tokens)"),
+                              out, "greedy_vs_beam");
     const std::vector<std::string> phrase = task.name == "translation" ? std::vector<std::string>{"zone", "économique", "européenne"}
                                                                       : std::vector<std::string>{};
     const AttentionMaps maps = attention_maps(model, task, ch02::pick_example(task.corpus.test, phrase, 10), "Chapter 07");
