@@ -223,6 +223,10 @@ void load_model(Seq2SeqModel<T>& model, const Task& task, const AppSettings& set
 
 template <class T>
 std::vector<std::string> translate_sentence(Seq2SeqModel<T>& model, const Task& task, const std::string& sentence) {
+    return translate(model, task, {read_sentence(task, sentence)}).front();
+}
+
+data::Pair read_sentence(const Task& task, const std::string& sentence) {
     data::Pair pair;
     pair.source = task.corpus.level == data::TokenLevel::character ? data::split_code_points(sentence)
                                                                    : data::split_words(sentence);
@@ -232,7 +236,7 @@ std::vector<std::string> translate_sentence(Seq2SeqModel<T>& model, const Task& 
         if (!task.source_vocab.contains(token)) unknown.push_back(token);
     if (!unknown.empty())
         std::cout << "  note: not in the training vocabulary (read as <unk>): " << data::join_tokens(unknown, " ") << "\n";
-    return translate(model, task, {pair}).front();
+    return pair;
 }
 
 std::map<std::string, std::string> decisive_settings(const AppSettings& settings, const Task& task) {

@@ -87,6 +87,10 @@ void save_model(const Seq2SeqModel<T>& model, const Task& task, const AppSetting
 template <class T>
 void load_model(Seq2SeqModel<T>& model, const Task& task, const AppSettings& settings, const std::string& dir);
 
+// Tokenises a sentence the way the task does (a pair without a target), noting any token
+// the vocabulary lacks; throws std::invalid_argument if it is empty.
+data::Pair read_sentence(const Task& task, const std::string& sentence);
+
 // Tokenises a sentence the way the task does and translates it greedily.
 template <class T>
 std::vector<std::string> translate_sentence(Seq2SeqModel<T>& model, const Task& task, const std::string& sentence);

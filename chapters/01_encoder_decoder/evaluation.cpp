@@ -5,6 +5,9 @@
 #include "common/data/tokenize.hpp"
 
 #include <iostream>
+#include <stdexcept>
+#include <string>
+#include <utility>
 
 namespace attn::ch01 {
 
@@ -37,8 +40,16 @@ std::vector<Bucket> length_buckets(const Task& task) {
 
 template <class T>
 Evaluation evaluate(Seq2SeqModel<T>& model, const Task& task, const std::vector<data::Pair>& pairs) {
+    return score_outputs(task, pairs, translate(model, task, pairs));
+}
+
+Evaluation score_outputs(const Task& task, const std::vector<data::Pair>& pairs,
+                         std::vector<std::vector<std::string>> hypotheses) {
+    if (hypotheses.size() != pairs.size())
+        throw std::invalid_argument("score_outputs: " + std::to_string(hypotheses.size()) + " outputs for " +
+                                    std::to_string(pairs.size()) + " pairs");
     Evaluation result;
-    result.hypotheses = translate(model, task, pairs);
+    result.hypotheses = std::move(hypotheses);
     result.count = pairs.size();
     result.overall = metrics::score_all(result.hypotheses, data::target_sentences(pairs));
     for (const Bucket& range : length_buckets(task)) {

@@ -34,8 +34,14 @@ struct Bucket {
 };
 std::vector<Bucket> length_buckets(const Task& task);
 
+// Greedy outputs of every pair, scored by score_outputs.
 template <class T>
 Evaluation evaluate(Seq2SeqModel<T>& model, const Task& task, const std::vector<data::Pair>& pairs);
+
+// The scores of given outputs (hypotheses[i] for pairs[i]), overall and by source length:
+// any decoder's outputs, scored the same way.
+Evaluation score_outputs(const Task& task, const std::vector<data::Pair>& pairs,
+                         std::vector<std::vector<std::string>> hypotheses);
 
 // Prints "source => output (reference)" for the first `count` pairs.
 void show_examples(const Task& task, const std::vector<data::Pair>& pairs,

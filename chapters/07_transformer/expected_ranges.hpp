@@ -20,6 +20,12 @@ inline const RangeTable& expected_ranges() {
         {"test_token_accuracy",     "translation --quick", 0.393,  0.615,  0.00302},  // seeds 42: 0.541, 1: 0.467, 2: 0.472
         {"test_exact_match",        "translation --quick", 0.095,  0.312,  0},        // seeds 42: 0.240, 1: 0.168, 2: 0.185
         {"longest_bucket_bleu",     "translation --quick", 0.355,  0.584,  0},        // seeds 42: 0.508, 1: 0.462, 2: 0.432
+        // Part 7, beam 4 on the first 500 test sentences (100 with --quick); measured with
+        // --load on the seeds' default checkpoints, the quick ones trained.
+        {"beam_bleu",               "translation",         0.89,   1,      0},        // seeds 42: 0.924, 1: 0.960, 2: 0.941
+        {"beam_exact_match",        "translation",         0.72,   0.85,   0},        // seeds 42: 0.756, 1: 0.812, 2: 0.772
+        {"beam_bleu",               "translation --quick", 0.3,    0.52,   0},        // seeds 42: 0.434, 1: 0.362, 2: 0.446
+        {"beam_exact_match",        "translation --quick", 0.1,    0.31,   0},        // seeds 42: 0.180, 1: 0.180, 2: 0.230
         {"test_bleu",               "dates",               0.959,  1,      0},        // seeds 42: 0.989, 1: 0.999, 2: 0.991
         {"test_token_accuracy",     "dates",               0.963,  1,      0.0118},   // seeds 42: 0.993, 1: 0.999, 2: 0.996
         {"test_exact_match",        "dates",               0.9,    1,      0},        // seeds 42: 0.948, 1: 0.996, 2: 0.968

@@ -11,6 +11,7 @@
 #include "chapters/01_encoder_decoder/run_summary.hpp"
 #include "chapters/02_bahdanau_attention/alignment.hpp"
 #include "chapters/07_transformer/attention_maps.hpp"
+#include "chapters/07_transformer/beam_decoding.hpp"
 #include "chapters/07_transformer/decoding_speed.hpp"
 #include "chapters/07_transformer/expected_ranges.hpp"
 #include "chapters/07_transformer/figures.hpp"
@@ -28,6 +29,7 @@
 #include <ctime>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <unistd.h>
 #include <vector>
 
@@ -133,7 +135,12 @@ int run(int argc, char** argv) {
     ch01::print_buckets(test);
     ch01::show_examples(task, task.corpus.test, test.hypotheses, 3);
 
-    // ---- 7. Figures: the loss, the schedule, the scores, and where every head looked.
+    // ---- 7. Beam search (7.6) against greedy on the same test sentences.
+    std::optional<BeamComparison> beam;
+    if (flags.beam > 1) beam = compare_greedy_and_beam(model, task, test, static_cast<std::size_t>(flags.beam), settings.run.quick);
+    else std::cout << "\n7. No beam search: --beam 1 is the greedy decoding of part 6\n";
+
+    // ---- 8. Figures: the loss, the schedule, the scores, and where every head looked.
     std::cout << "\n8. Figures in " << out.string() << ":\n";
     if (!log.steps.empty()) {
         plot::LinePlot curves = ch01::loss_curves(log, "Chapter 07: the Transformer learning " + task.name);
@@ -147,6 +154,12 @@ int run(int argc, char** argv) {
                                                    "source length (tokens)");
     scores.legend = "bottom left";   // every curve stays high, whatever the length
     plot::save_and_report(scores, out, "scores_by_length");
+    if (beam)
+        plot::save_and_report(ch01::scores_by_length({{"greedy", &beam->greedy}, {"beam " + std::to_string(beam->beam_size), &beam->beam}},
+                                                     "Chapter 07: greedy against beam search (first " +
+                                                         std::to_string(beam->pairs.size()) + " test sentences)",
+                                                     "source length (tokens)"),
+                              out, "greedy_vs_beam");
     const std::vector<std::string> phrase = task.name == "translation" ? std::vector<std::string>{"zone", "économique", "européenne"}
                                                                       : std::vector<std::string>{};
     const AttentionMaps maps = attention_maps(model, task, ch02::pick_example(task.corpus.test, phrase, 10), "Chapter 07");
@@ -155,8 +168,11 @@ int run(int argc, char** argv) {
     plot::save_and_report(maps.cross, out, "attention_cross");
     std::cout << "\n" << plot::preview(maps.cross, ::isatty(STDOUT_FILENO) == 1);
 
-    // ---- 8. Your own sentence, and saving.
-    if (!settings.translate.empty()) {
+    // ---- 9. Your own sentence, and saving.
+    if (!settings.translate.empty() && flags.beam_given && flags.beam > 1) {
+        std::cout << "\n9. " << settings.translate << "\n";
+        translate_both_ways(model, task, settings.translate, static_cast<std::size_t>(flags.beam));
+    } else if (!settings.translate.empty()) {
         std::cout << "\n9. " << settings.translate << "\n   => "
                   << data::detokenize(ch01::translate_sentence(model, task, settings.translate), task.corpus.level) << "\n";
     }
@@ -171,6 +187,10 @@ int run(int argc, char** argv) {
     summary.setting("train_cpu_seconds", train_cpu_seconds);
     summary.setting("test_decoding_seconds", decoding_seconds);
     if (!log.valid_loss.empty()) summary.setting("final_valid_loss", log.valid_loss.back());
+    summary.setting("beam_size", flags.beam);
+    if (beam)   // ranges only for the beam size they were measured with
+        record_beam_comparison(summary, *beam, flags.beam == TransformerFlags{}.beam ? ch01::ranges_for(expected_ranges(), settings, task)
+                                                                                     : Ranges{});
     std::map<std::string, std::string> decisive = ch01::decisive_settings(settings, task);
     decisive.erase("hidden");   // the GRU's size, which no Transformer has
     ch01::write_run(summary, {decisive, log.steps.empty() ? 0 : settings.run.steps, log.seconds, test},

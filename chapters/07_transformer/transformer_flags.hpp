@@ -13,6 +13,8 @@ namespace attn::ch07 {
 struct TransformerFlags {
     std::string norm = "post", embedding_init = "scaled";
     int heads = 4, feed_forward = 256, layers = 2;
+    int beam = 4;               // part 7's beam size; 1 skips part 7
+    bool beam_given = false;    // --beam on the command line: --translate shows beam search too
 };
 
 void add_transformer_flags(CommandLine& cli, ch01::AppSettings& settings, TransformerFlags& flags);

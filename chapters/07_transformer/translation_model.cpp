@@ -4,11 +4,11 @@
 #include "chapters/03_queries_keys_values/causal_mask.hpp"
 #include "chapters/03_queries_keys_values/length_mask.hpp"
 #include "chapters/06_positional_encoding/add_positions.hpp"
-#include "chapters/07_transformer/incremental_decoder.hpp"
 #include "common/autodiff/ops.hpp"
 
 #include <cmath>
-#include <memory>
+#include <stdexcept>
+#include <string>
 
 namespace attn::ch07 {
 
@@ -61,16 +61,33 @@ TranslationOutput<T> TransformerSeq2Seq<T>::forward_with_weights(const data::Bat
 }
 
 template <class T>
-ch01::DecodeStep<T> TransformerSeq2Seq<T>::decoder(const IndexMatrix& source, const IndexVector& source_lens) {
+std::shared_ptr<IncrementalDecoder<T>> TransformerSeq2Seq<T>::start_decoding(const IndexMatrix& source,
+                                                                             const IndexVector& source_lens) {
     const ch03::Mask source_padding = padding_mask(source_lens, source.shape(1));
     const EncoderOutput<T> encoded = encode(transformer, embed_source(source), source_padding);
     // Each step runs only the newest position through the decoder, attending over the keys
     // and values its layers cached at the earlier steps (7.5), instead of recomputing the prefix.
-    auto incremental = std::make_shared<IncrementalDecoder<T>>(
+    return std::make_shared<IncrementalDecoder<T>>(
         transformer.decoder, encoded.memory, source_padding,
         [this](const IndexMatrix& tokens) { return embed_target(tokens); },
         [this](const Var<T>& decoded) { return output(decoded); });
+}
+
+template <class T>
+ch01::DecodeStep<T> TransformerSeq2Seq<T>::decoder(const IndexMatrix& source, const IndexVector& source_lens) {
+    std::shared_ptr<IncrementalDecoder<T>> incremental = start_decoding(source, source_lens);
     return [incremental](const IndexVector& previous) { return incremental->step(previous); };
+}
+
+template <class T>
+BeamStep<T> TransformerSeq2Seq<T>::beam_decoder(const IndexMatrix& source, const IndexVector& source_lens) {
+    if (source.shape(0) != 1)
+        throw std::invalid_argument("beam_decoder: beam search decodes one sentence at a time, got a batch of " +
+                                    std::to_string(source.shape(0)));
+    std::shared_ptr<IncrementalDecoder<T>> incremental = start_decoding(source, source_lens);
+    return [incremental](const IndexVector& previous, const std::vector<std::size_t>& parents) {
+        return incremental->step(previous, parents);
+    };
 }
 
 template <class T>

@@ -3,7 +3,11 @@
 // decoding and evaluation by source length run it as they ran the GRUs of chapters 01 and 02.
 #pragma once
 #include "chapters/01_encoder_decoder/seq2seq.hpp"
+#include "chapters/07_transformer/beam_search.hpp"
+#include "chapters/07_transformer/incremental_decoder.hpp"
 #include "chapters/07_transformer/transformer.hpp"
+
+#include <memory>
 
 namespace attn::ch07 {
 
@@ -48,6 +52,9 @@ public:
     // Greedy decoding: the source is encoded once; each step feeds one new position through
     // the decoder's key/value cache (IncrementalDecoder) and returns its scores.
     ch01::DecodeStep<T> decoder(const IndexMatrix& source, const IndexVector& source_lens) override;
+    // Beam search's step (7.6) for one sentence, source (1, n): the same cached decoder, its
+    // rows reordered by the parents beam search names at each step.
+    BeamStep<T> beam_decoder(const IndexMatrix& source, const IndexVector& source_lens);
 
     // Chapter 01's sizes as checkpoints record them: embedding = d_model, hidden = feed_forward.
     ch01::ModelSizes sizes() const override;
@@ -62,6 +69,8 @@ public:
 private:
     Var<T> embed_source(const IndexMatrix& source) const;
     Var<T> embed_target(const IndexMatrix& target) const;
+    // The source encoded once, and a decoder that steps through its key/value cache.
+    std::shared_ptr<IncrementalDecoder<T>> start_decoding(const IndexMatrix& source, const IndexVector& source_lens);
     TranslationSizes sizes_;
 };
 
