@@ -1,16 +1,16 @@
-// The chapter-07 training benchmark: one step of an encoder-decoder Transformer in the
-// configuration of nn.Transformer's comparison: d_model 64, 4 heads, feed-forward 256, 2
-// encoder and 2 decoder layers, post-norm with the final norms, dropout 0, ReLU, source and
-// target vocabularies 256 with separate embedding tables, embeddings times sqrt(64) plus
-// sinusoidal positions, output Linear(64 -> 256), batch 64, source and target length 24, no
-// padding, causal target mask, mean cross-entropy over all tokens; one step = forward,
-// backward and an Adam update, float32. bench/transformer_torch.py is the same model in
-// PyTorch. Usage: bench_transformer [STEPS_PER_REPEAT] (default 30), or bench_transformer
-// --check: the loss of each of the first 3 steps instead (as transformer_torch.py --check).
+// The chapter-07 training benchmark: one training step of chapter 07's translation model
+// (TransformerSeq2Seq, chapters/07_transformer/translation_model.*: the model the lesson
+// trains) in the configuration of nn.Transformer's comparison: d_model 64, 4 heads,
+// feed-forward 256, 2 encoder and 2 decoder layers, post-norm with the final norms, dropout 0,
+// ReLU, source and target vocabularies 256 with separate embedding tables, embeddings times
+// sqrt(64) plus sinusoidal positions, output Linear(64 -> 256), batch 64, source and target
+// length 24, no padding, causal target mask, mean cross-entropy over all tokens (the
+// training's loss without label smoothing); one step = forward, backward and an Adam update,
+// float32. bench/transformer_torch.py is the same model in PyTorch. Usage: bench_transformer
+// [STEPS_PER_REPEAT] (default 30), or bench_transformer --check: the loss of each of the first
+// 3 steps instead (as transformer_torch.py --check).
 #include "bench/bench_harness.hpp"
-#include "chapters/03_queries_keys_values/causal_mask.hpp"
-#include "chapters/06_positional_encoding/add_positions.hpp"
-#include "chapters/07_transformer/transformer.hpp"
+#include "chapters/07_transformer/translation_model.hpp"
 #include "common/autodiff/ops.hpp"
 #include "common/nn/optim.hpp"
 #include "common/runtime.hpp"
@@ -25,34 +25,9 @@ namespace {
 constexpr std::size_t vocab = 256, batch = 64, source_len = 24, target_len = 24;
 constexpr std::int64_t first_token = 4;   // ids 0-3: padding and the special tokens (none occur here)
 
-// The model around nn.Transformer that a translation needs, with the PyTorch side's names.
-struct BenchTransformer : Module<float> {
-    BenchTransformer(const ch07::TransformerSizes& sizes, Rng& rng)
-        : src_embedding(vocab, sizes.d_model, rng), tgt_embedding(vocab, sizes.d_model, rng),
-          transformer(sizes, rng), output(sizes.d_model, vocab, rng) {
-        register_module("src_embedding", src_embedding);
-        register_module("tgt_embedding", tgt_embedding);
-        register_module("transformer", transformer);
-        register_module("output", output);
-    }
-
-    // ids (batch, n) -> logits (batch, m, vocab); the embeddings are scaled by sqrt(d) and
-    // position-coded by chapter 06's add_positions (6.3).
-    Var<float> operator()(const xt::xarray<std::int64_t>& source, const xt::xarray<std::int64_t>& target,
-                          const ch03::Mask& causal) const {
-        const Var<float> X = ch06::add_positions(src_embedding(source));
-        const Var<float> Y = ch06::add_positions(tgt_embedding(target));
-        return output(ch07::transformer_forward(transformer, X, Y, causal).output);
-    }
-
-    Embedding<float> src_embedding, tgt_embedding;
-    ch07::Transformer<float> transformer;
-    Linear<float> output;
-};
-
-// The number of weights of nn.Transformer's layout, counted by hand, so a C++ model that
-// lost or duplicated a parameter is caught before it is timed (the PyTorch side prints its
-// own count, and bench/run compares the two).
+// The number of weights of nn.Transformer's layout with the two embedding tables and the
+// output layer, counted by hand, so a model that lost or duplicated a parameter is caught
+// before it is timed (the PyTorch side prints its own count, and bench/run compares the two).
 std::size_t expected_parameters(const ch07::TransformerSizes& s) {
     const std::size_t d = s.d_model, f = s.feed_forward;
     const std::size_t attention = 3 * d * d + 3 * d + d * d + d;   // in_proj (weight, bias), out_proj
@@ -66,10 +41,21 @@ std::size_t expected_parameters(const ch07::TransformerSizes& s) {
            + d * vocab + vocab;                                     // output layer
 }
 
-xt::xarray<std::int64_t> random_tokens(std::size_t n, Rng& rng) {
-    xt::xarray<std::int64_t> ids = xt::zeros<std::int64_t>({batch, n});
+IndexMatrix random_tokens(std::size_t n, Rng& rng) {
+    IndexMatrix ids = xt::zeros<std::int64_t>({batch, n});
     for (auto& id : ids) id = first_token + static_cast<std::int64_t>(rng.below(vocab - first_token));
     return ids;
+}
+
+// Every sequence at full length: no padding anywhere, so the model masks only the future.
+data::Batch unpadded_batch(Rng& rng) {
+    data::Batch b;
+    b.source = random_tokens(source_len, rng);
+    b.source_lens = xt::full_like(IndexVector::from_shape({batch}), static_cast<std::int64_t>(source_len));
+    b.target_in = random_tokens(target_len, rng);
+    b.target_out = random_tokens(target_len, rng);
+    b.target_lens = xt::full_like(IndexVector::from_shape({batch}), static_cast<std::int64_t>(target_len));
+    return b;
 }
 
 }  // namespace
@@ -84,21 +70,22 @@ int main(int argc, char** argv) {
     tune_runtime();
     const double baseline_mib = bench::peak_resident_mib();
     Rng rng(0);
-    const ch07::TransformerSizes sizes{64, 4, 256, 2, 2, ch07::NormPlacement::post};
-    BenchTransformer model(sizes, rng);
-    if (model.parameter_count() != expected_parameters(sizes)) {
+    ch07::TranslationSizes sizes;
+    sizes.source_vocab = sizes.target_vocab = vocab;
+    sizes.transformer = {64, 4, 256, 2, 2, ch07::NormPlacement::post};
+    ch07::TransformerSeq2Seq<float> model(sizes, rng);   // the chapter's default embedding initialisation
+    if (model.parameter_count() != expected_parameters(sizes.transformer)) {
         std::cerr << "bench_transformer: the model has " << model.parameter_count() << " weights, nn.Transformer's layout "
-                  << expected_parameters(sizes) << "; fix the layers before timing them\n";
+                  << expected_parameters(sizes.transformer) << "; fix the layers before timing them\n";
         return 1;
     }
     Adam<float> adam(model.parameters(), 1e-3);
-    const auto source = random_tokens(source_len, rng);
-    const auto target_in = random_tokens(target_len, rng);
-    const auto target_out = random_tokens(target_len, rng);
-    const ch03::Mask causal = ch03::causal_mask(batch, target_len);
+    const data::Batch data = unpadded_batch(rng);
 
     const auto step = [&] {
-        const Var<float> loss = cross_entropy(model(source, target_in, causal), target_out);   // mean over all tokens
+        // The training's loss (chapters/01_encoder_decoder/training.cpp) without label smoothing:
+        // the mean over all target tokens, since none is padding.
+        const Var<float> loss = cross_entropy(model.forward(data), data.target_out, data::pad_id);
         adam.zero_grad();
         backward(loss);
         adam.step();

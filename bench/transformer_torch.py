@@ -1,12 +1,15 @@
 #!/usr/bin/python3
 """PyTorch speed baseline for the chapter-07 benchmark: one training step of an encoder-decoder
-Transformer (torch.nn.Transformer), float32, on the CPU.
+Transformer (torch.nn.Transformer), float32, on the CPU, built as chapter 07's translation
+model (chapters/07_transformer/translation_model.*) that bench_transformer times.
 
 Configuration: d_model 64, 4 heads, feed-forward 256, 2 encoder and 2 decoder layers, post-norm
 (nn.Transformer's default, with the final encoder.norm and decoder.norm it adds), dropout 0,
-ReLU, source and target vocabularies 256 with a separate embedding table each, embeddings
-times sqrt(64) plus the sinusoidal positions, output Linear(64 -> 256), batch 64, source and
-target length 24, no padding, causal target mask, mean cross-entropy over all target tokens,
+ReLU, source and target vocabularies 256 with a separate embedding table each, initialised as
+the chapter's (N(0, 1/64), so that sqrt(64) times an embedding has entries of size 1, like the
+positions), embeddings times sqrt(64) plus the sinusoidal positions, output Linear(64 -> 256),
+batch 64, source and target length 24, no padding, causal target mask, mean cross-entropy over
+all target tokens (ignore_index 0, the padding id, as the chapter's training loss; none occurs),
 Adam(lr=1e-3). One step = forward + backward + Adam update.
 
 Written as a careful PyTorch user would: nn.Transformer(batch_first=True), the position table
@@ -42,7 +45,7 @@ from training_step_torch import parse_arguments, set_threads, time_or_check  # n
 D_MODEL, HEADS, FEED_FORWARD, ENCODER_LAYERS, DECODER_LAYERS = 64, 4, 256, 2, 2
 SRC_VOCAB = TGT_VOCAB = 256
 BATCH, SRC_LEN, TGT_LEN = 64, 24, 24
-FIRST_TOKEN = 4
+PAD_ID, FIRST_TOKEN = 0, 4
 CONFIG = "transformer d64 h4 ff256 2+2 b64 s24 t24 v256"
 
 
@@ -59,8 +62,10 @@ def sinusoidal_encoding(n, d):
 class TranslationTransformer(nn.Module):
     def __init__(self):
         super().__init__()
-        self.src_embedding = nn.Embedding(SRC_VOCAB, D_MODEL)
-        self.tgt_embedding = nn.Embedding(TGT_VOCAB, D_MODEL)
+        self.source_embedding = nn.Embedding(SRC_VOCAB, D_MODEL)
+        self.target_embedding = nn.Embedding(TGT_VOCAB, D_MODEL)
+        for table in (self.source_embedding, self.target_embedding):   # the chapter's EmbeddingInit::scaled
+            nn.init.normal_(table.weight, std=1 / math.sqrt(D_MODEL))
         self.transformer = nn.Transformer(D_MODEL, HEADS, ENCODER_LAYERS, DECODER_LAYERS, FEED_FORWARD,
                                           dropout=0.0, activation="relu", batch_first=True, norm_first=False)
         self.output = nn.Linear(D_MODEL, TGT_VOCAB)
@@ -70,8 +75,8 @@ class TranslationTransformer(nn.Module):
         return table(ids) * math.sqrt(D_MODEL) + self.positions[: ids.shape[1]]
 
     def forward(self, src, dec_inputs, tgt_mask):
-        states = self.transformer(self.embed(self.src_embedding, src), self.embed(self.tgt_embedding, dec_inputs),
-                                  tgt_mask=tgt_mask)
+        states = self.transformer(self.embed(self.source_embedding, src),
+                                  self.embed(self.target_embedding, dec_inputs), tgt_mask=tgt_mask)
         return self.output(states)   # (B, T, V)
 
 
@@ -102,7 +107,7 @@ def main():
     def step():
         optimizer.zero_grad(set_to_none=True)
         logits = model(src, dec_inputs, tgt_mask)
-        loss = F.cross_entropy(logits.reshape(-1, TGT_VOCAB), flat_labels)   # mean over all tokens
+        loss = F.cross_entropy(logits.reshape(-1, TGT_VOCAB), flat_labels, ignore_index=PAD_ID)   # mean over all tokens
         loss.backward()
         optimizer.step()
         return loss

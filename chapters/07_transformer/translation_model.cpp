@@ -6,6 +6,7 @@
 #include "chapters/06_positional_encoding/add_positions.hpp"
 #include "common/autodiff/ops.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -18,6 +19,15 @@ ch03::Mask padding_mask(const IndexVector& lens, std::size_t n) {
 }
 
 namespace {
+// The padding of each sequence, or no mask at all when every sequence fills the batch, as
+// nn.Transformer without a key_padding_mask: the same numbers (nothing is blocked either way)
+// without masking the scores of every head.
+ch03::Mask padding_if_any(const IndexVector& lens, std::size_t n) {
+    const auto short_of_n = [n](std::int64_t len) { return len < static_cast<std::int64_t>(n); };
+    const bool padded = std::any_of(lens.begin(), lens.end(), short_of_n);
+    return padded ? padding_mask(lens, n) : ch03::no_mask();
+}
+
 // nn.Embedding's N(0, 1), or N(0, 1/d) so that sqrt(d) x has entries of size 1 (see the header).
 template <class T>
 void initialise(Embedding<T>& table, EmbeddingInit init, std::size_t d) {
@@ -53,10 +63,10 @@ Var<T> TransformerSeq2Seq<T>::embed_target(const IndexMatrix& target) const {
 template <class T>
 TranslationOutput<T> TransformerSeq2Seq<T>::forward_with_weights(const data::Batch& batch) {
     const std::size_t rows = batch.source.shape(0), n = batch.source.shape(1), m = batch.target_in.shape(1);
-    const ch03::Mask source_padding = padding_mask(batch.source_lens, n);
+    const ch03::Mask source_padding = padding_if_any(batch.source_lens, n);
     TransformerOutput<T> out = transformer_forward(transformer, embed_source(batch.source), embed_target(batch.target_in),
                                                    ch03::causal_mask(rows, m), source_padding,
-                                                   padding_mask(batch.target_lens, m), source_padding);
+                                                   padding_if_any(batch.target_lens, m), source_padding);
     return {output(out.output), std::move(out)};
 }
 

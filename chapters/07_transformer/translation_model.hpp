@@ -45,7 +45,8 @@ public:
     // Teacher forcing over the whole target at once (parallel over its positions): the
     // decoder reads target_in = <bos> y_1 ... y_m under the causal mask, so position t only
     // sees the tokens before y_{t+1}; padded source positions are hidden from the encoder and
-    // the cross-attention, padded target positions from the decoder's self-attention.
+    // the cross-attention, padded target positions from the decoder's self-attention (a batch
+    // without padding gets no padding masks: bench/bench_transformer.cpp times such batches).
     TranslationOutput<T> forward_with_weights(const data::Batch& batch);
     Var<T> forward(const data::Batch& batch) override { return forward_with_weights(batch).logits; }
 

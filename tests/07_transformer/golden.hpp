@@ -1,5 +1,6 @@
 // Reading chapter 07's golden cases (tests/data/07_transformer/make_cases.py), the layers
-// they were computed with, and a plain reference layer norm for hand-worked checks.
+// they were computed with, the comparison of a forward and backward pass with a case, and a
+// plain reference layer norm for hand-worked checks.
 #pragma once
 #include "chapters/07_transformer/transformer_layers.hpp"
 #include "tests/support/check_allclose.hpp"
@@ -11,6 +12,8 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace golden07 {
 
@@ -34,18 +37,24 @@ inline std::string placement_name(attn::ch07::NormPlacement norm) {
     return norm == attn::ch07::NormPlacement::post ? "post" : "pre";
 }
 
+// The data folder of each block's case.
+inline std::string folder_of(const attn::ch07::TransformerEncoderLayer<double>&) { return "encoder_layer"; }
+inline std::string folder_of(const attn::ch07::TransformerDecoderLayer<double>&) { return "decoder_layer"; }
+
 // A block of the script's sizes with its weights: nn.TransformerEncoderLayer or
-// nn.TransformerDecoderLayer(16, 4, 32), random norms and biases, from data folder `folder`.
+// nn.TransformerDecoderLayer(16, 4, 32), random norms and biases, from the block's folder.
 template <class Layer>
 struct GoldenLayer {
     attn::Rng rng{1};
     Layer layer;
-    GoldenLayer(attn::ch07::NormPlacement norm, const std::string& folder) : layer(sizes(norm), rng) {
-        support::load_parameters(layer, "07_transformer/" + folder + "/");
+    explicit GoldenLayer(attn::ch07::NormPlacement norm) : layer(sizes(norm), rng) {
+        support::load_parameters(layer, "07_transformer/" + folder_of(layer) + "/");
     }
 };
+using GoldenEncoderLayer = GoldenLayer<attn::ch07::TransformerEncoderLayer<double>>;
+using GoldenDecoderLayer = GoldenLayer<attn::ch07::TransformerDecoderLayer<double>>;
 
-// Every parameter's gradient against <folder><prefix>d.<name>.npy, named when it differs.
+// Every parameter's gradient against <file_prefix>d.<name>.npy, named when it differs.
 inline void check_gradients(const attn::Module<double>& module, const std::string& file_prefix, double rtol,
                             double atol) {
     for (const auto& [name, parameter] : module.named_parameters()) {
@@ -53,6 +62,23 @@ inline void check_gradients(const attn::Module<double>& module, const std::strin
         REQUIRE_MESSAGE(parameter.has_grad(), "no gradient reached " << name);
         CHECK_ALLCLOSE(parameter.grad(), load(file_prefix + "d." + name), rtol, atol);
     }
+}
+
+// One of the script's cases in <folder>/, to 1e-10: `out` against <variant>output.npy; then,
+// after a backward pass from doutput.npy, each named input x's gradient against
+// <variant>dx.npy and every parameter's against <variant>d.<name>.npy. variant: "post_",
+// "pre_" or "" (a case with one norm placement only).
+inline void check_against_pytorch(const attn::Module<double>& module, const attn::Var<double>& out,
+                                  const std::string& folder, const std::string& variant,
+                                  const std::vector<std::pair<std::string, attn::Var<double>>>& inputs) {
+    const std::string prefix = folder + "/" + variant;
+    CHECK_ALLCLOSE(out.value(), load(prefix + "output"), 1e-10, 1e-12);
+    attn::backward(out, load(folder + "/doutput"));
+    for (const auto& [name, input] : inputs) {
+        CAPTURE(name);
+        CHECK_ALLCLOSE(input.grad(), load(prefix + "d" + name), 1e-10, 1e-12);
+    }
+    check_gradients(module, prefix, 1e-10, 1e-12);
 }
 
 // Layer normalisation of x (..., d) over its last axis, written directly in xtensor,

@@ -16,10 +16,7 @@ using A = xt::xarray<double>;
 
 namespace {
 
-// nn.TransformerDecoderLayer(16, 4, 32) with the script's weights (random norms and biases).
-struct GoldenDecoderLayer : golden07::GoldenLayer<attn::ch07::TransformerDecoderLayer<double>> {
-    explicit GoldenDecoderLayer(NormPlacement norm) : GoldenLayer(norm, "decoder_layer") {}
-};
+using golden07::GoldenDecoderLayer;   // nn.TransformerDecoderLayer(16, 4, 32) with the script's weights
 using golden07::placement_name;
 
 }  // namespace
@@ -113,12 +110,8 @@ TEST_CASE("07.3 decoder_layer" * doctest::test_suite("ch07")) {
             const Var<double> target = attn::parameter<double>(y), mem = attn::parameter<double>(memory);
             const Var<double> out =
                 attn::ch07::decoder_layer(golden.layer, target, mem, causal, target_padding, memory_padding).output;
-            const std::string prefix = "decoder_layer/" + name + "_";
-            CHECK_ALLCLOSE(out.value(), golden07::load(prefix + "output"), 1e-10, 1e-12);
-            attn::backward(out, golden07::load("decoder_layer/doutput"));
-            CHECK_ALLCLOSE(target.grad(), golden07::load(prefix + "dy"), 1e-10, 1e-12);
-            CHECK_ALLCLOSE(mem.grad(), golden07::load(prefix + "dmemory"), 1e-10, 1e-12);
-            golden07::check_gradients(golden.layer, prefix, 1e-10, 1e-12);
+            golden07::check_against_pytorch(golden.layer, out, "decoder_layer", name + "_",
+                                            {{"y", target}, {"memory", mem}});
         };
     }
     PROPERTY("the gradients of y and of the memory match central differences, post-norm and pre-norm") {
