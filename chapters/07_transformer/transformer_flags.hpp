@@ -13,6 +13,7 @@ namespace attn::ch07 {
 struct TransformerFlags {
     std::string norm = "post", embedding_init = "scaled";
     int heads = 4, feed_forward = 256, layers = 2;
+    bool ablations = false;   // part 11: three more trainings
 };
 
 void add_transformer_flags(CommandLine& cli, ch01::AppSettings& settings, TransformerFlags& flags);
