@@ -14,7 +14,7 @@ namespace attn::ch01 {
 double learning_rate_at(const TrainConfig& config, int step) {
     if (config.warmup > 0) {
         const double s = std::max(step, 1), warmup = config.warmup;
-        return config.lr * std::min(s / warmup, std::sqrt(warmup / s));
+        return config.lr * std::min(config.warmup_ramp ? s / warmup : 1.0, std::sqrt(warmup / s));
     }
     const double end = config.lr * config.final_lr_fraction;
     const double progress = config.steps > 1 ? static_cast<double>(step - 1) / (config.steps - 1) : 1.0;

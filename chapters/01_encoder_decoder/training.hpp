@@ -15,6 +15,7 @@ struct TrainConfig {
     double lr = 3e-3;            // the peak learning rate
     double final_lr_fraction = 1.0;   // the rate decays to lr * this by the last step (1: constant)
     int warmup = 0;              // > 0: the Transformer's warm-up schedule instead of the cosine
+    bool warmup_ramp = true;     // false: the same schedule at its peak from step 1 (chapter 07's ablation)
     double label_smoothing = 0;  // the training loss's label smoothing (the validation loss has none)
     double clip = 1.0;           // global gradient norm
     int eval_every = 100;        // steps between validation losses
@@ -37,6 +38,7 @@ struct TrainLog {
 // `warmup` steps (a freshly initialised post-norm Transformer diverges under large early
 // steps), then a decay as the inverse square root of the step (final_lr_fraction unused):
 //   lr(step) = lr * min(step / warmup, sqrt(warmup / step))
+// and with warmup_ramp false, the same without its ramp: lr * min(1, sqrt(warmup / step)).
 double learning_rate_at(const TrainConfig& config, int step);
 
 // Called after each validation with the step and the validation loss (e.g. to print a few

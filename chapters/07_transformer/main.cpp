@@ -10,6 +10,7 @@
 #include "chapters/01_encoder_decoder/figures.hpp"
 #include "chapters/01_encoder_decoder/run_summary.hpp"
 #include "chapters/02_bahdanau_attention/alignment.hpp"
+#include "chapters/07_transformer/ablations.hpp"
 #include "chapters/07_transformer/attention_maps.hpp"
 #include "chapters/07_transformer/beam_decoding.hpp"
 #include "chapters/07_transformer/decoding_speed.hpp"
@@ -177,6 +178,10 @@ int run(int argc, char** argv) {
                   << data::detokenize(ch01::translate_sentence(model, task, settings.translate), task.corpus.level) << "\n";
     }
     if (!settings.save.empty()) ch01::save_model(model, task, settings, settings.save);
+
+    // ---- 11. Ablations: the same training with one choice changed (ablations.hpp).
+    if (flags.ablations) run_ablations({"baseline", "baseline", sizes, config, log, test, train_cpu_seconds, 0}, task, settings.run.seed, summary, out);
+    else mention_ablations();
 
     summary.setting("norm", flags.norm);
     summary.setting("heads", flags.heads);

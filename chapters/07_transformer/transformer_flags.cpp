@@ -12,10 +12,15 @@ void add_transformer_flags(CommandLine& cli, ch01::AppSettings& settings, Transf
     cli.option("warmup", &settings.warmup, "learning-rate warm-up steps, then 1/sqrt(step); 0: no warm-up, the schedule of chapters 01-02 (constant, or a cosine down to lr * --lr-end) (default: the recipe's)", 0, 1000000);
     cli.option("label-smoothing", &settings.label_smoothing, "share of the target probability spread over the vocabulary in the training loss (default: the recipe's)");
     cli.option("beam", &flags.beam, "beam size of part 7, greedy against beam search on the test set (1 skips it); given, --translate shows both", 1, 64);
+    cli.flag("ablations", &flags.ablations, "part 11: also train pre-norm, no-warm-up and batch-norm variants of the model (three more trainings)");
     cli.option("embedding-init", &flags.embedding_init, "embedding tables start N(0, 1/d) (scaled) or N(0, 1) (standard, PyTorch's)", "scaled|standard");
 }
 
 void finish_transformer_flags(const CommandLine& cli, ch01::AppSettings& settings, TransformerFlags& flags) {
+    if (flags.ablations && !settings.load.empty())
+        throw UsageError("--ablations compares trainings with the main model's, which --load skips: drop one of them", cli.usage());
+    if (flags.ablations && settings.warmup == 0)
+        throw UsageError("--ablations trains a variant without the warm-up, which --warmup 0 already drops: give --warmup N > 0", cli.usage());
     if (flags.norm != "post" && flags.norm != "pre") throw UsageError("--norm must be post or pre, got '" + flags.norm + "'", cli.usage());
     if (flags.embedding_init != "scaled" && flags.embedding_init != "standard")
         throw UsageError("--embedding-init must be scaled or standard, got '" + flags.embedding_init + "'", cli.usage());

@@ -15,6 +15,7 @@ struct TransformerFlags {
     int heads = 4, feed_forward = 256, layers = 2;
     int beam = 4;               // part 7's beam size; 1 skips part 7
     bool beam_given = false;    // --beam on the command line: --translate shows beam search too
+    bool ablations = false;   // part 11: three more trainings
 };
 
 void add_transformer_flags(CommandLine& cli, ch01::AppSettings& settings, TransformerFlags& flags);

@@ -20,14 +20,20 @@ Shape checked_normalized_shape(const Shape& shape) {
 }  // namespace
 
 template <class T>
-LayerNorm<T>::LayerNorm(const Shape& normalized_shape, double eps) : shape_(checked_normalized_shape(normalized_shape)), eps_(eps) {
+LayerNorm<T>::LayerNorm(const Shape& normalized_shape, double eps, NormStatistics statistics)
+    : shape_(checked_normalized_shape(normalized_shape)), eps_(eps), statistics_(statistics) {
     if (!(eps > 0)) throw std::invalid_argument("LayerNorm: eps must be positive, got " + std::to_string(eps));
+    if (statistics == NormStatistics::batch) {
+        if (shape_.size() != 1) throw std::invalid_argument("LayerNorm: batch statistics need one normalised axis, got " + shape_string(shape_));
+        running_ = fresh_statistics<T>(shape_[0]);
+    }
     weight = this->register_parameter("weight", Array<T>(xt::ones<T>(shape_)));
     bias = this->register_parameter("bias", Array<T>(xt::zeros<T>(shape_)));
 }
 
 template <class T>
 Var<T> LayerNorm<T>::operator()(const Var<T>& x) const {
+    if (statistics_ == NormStatistics::batch) return batch_norm(x, weight, bias, running_, this->training(), 0.1, eps_);
     return layer_norm(x, weight, bias, shape_.size(), eps_);
 }
 
@@ -38,8 +44,8 @@ TransformerEncoderLayer<T>::TransformerEncoderLayer(const TransformerSizes& size
     : self_attn(sizes.d_model, sizes.heads, rng),
       linear1(sizes.d_model, sizes.feed_forward, rng),
       linear2(sizes.feed_forward, sizes.d_model, rng),
-      norm1({sizes.d_model}),
-      norm2({sizes.d_model}),
+      norm1({sizes.d_model}, 1e-5, sizes.statistics),
+      norm2({sizes.d_model}, 1e-5, sizes.statistics),
       norm_placement(sizes.norm) {
     this->register_module("self_attn", self_attn);
     this->register_module("linear1", linear1);
@@ -54,9 +60,9 @@ TransformerDecoderLayer<T>::TransformerDecoderLayer(const TransformerSizes& size
       multihead_attn(sizes.d_model, sizes.heads, rng),
       linear1(sizes.d_model, sizes.feed_forward, rng),
       linear2(sizes.feed_forward, sizes.d_model, rng),
-      norm1({sizes.d_model}),
-      norm2({sizes.d_model}),
-      norm3({sizes.d_model}),
+      norm1({sizes.d_model}, 1e-5, sizes.statistics),
+      norm2({sizes.d_model}, 1e-5, sizes.statistics),
+      norm3({sizes.d_model}, 1e-5, sizes.statistics),
       norm_placement(sizes.norm) {
     this->register_module("self_attn", self_attn);
     this->register_module("multihead_attn", multihead_attn);
@@ -68,7 +74,7 @@ TransformerDecoderLayer<T>::TransformerDecoderLayer(const TransformerSizes& size
 }
 
 template <class T>
-TransformerEncoder<T>::TransformerEncoder(const TransformerSizes& sizes, Rng& rng) : norm({sizes.d_model}) {
+TransformerEncoder<T>::TransformerEncoder(const TransformerSizes& sizes, Rng& rng) : norm({sizes.d_model}, 1e-5, sizes.statistics) {
     for (std::size_t i = 0; i < sizes.encoder_layers; ++i) {
         layers.push_back(std::make_unique<TransformerEncoderLayer<T>>(sizes, rng));
         this->register_module("layers." + std::to_string(i), *layers.back());
@@ -77,7 +83,7 @@ TransformerEncoder<T>::TransformerEncoder(const TransformerSizes& sizes, Rng& rn
 }
 
 template <class T>
-TransformerDecoder<T>::TransformerDecoder(const TransformerSizes& sizes, Rng& rng) : norm({sizes.d_model}) {
+TransformerDecoder<T>::TransformerDecoder(const TransformerSizes& sizes, Rng& rng) : norm({sizes.d_model}, 1e-5, sizes.statistics) {
     for (std::size_t i = 0; i < sizes.decoder_layers; ++i) {
         layers.push_back(std::make_unique<TransformerDecoderLayer<T>>(sizes, rng));
         this->register_module("layers." + std::to_string(i), *layers.back());

@@ -8,6 +8,7 @@
 // holds what the blocks are made of.
 #pragma once
 #include "chapters/05_multi_head_attention/multi_head_layer.hpp"
+#include "chapters/07_transformer/batch_norm.hpp"
 #include "common/nn/layers.hpp"
 
 #include <memory>
@@ -20,22 +21,34 @@ namespace attn::ch07 {
 //   pre-norm:                                  x = x + f(norm(x))
 enum class NormPlacement { post, pre };
 
+// Whose statistics the norms use: each position's own features (layer normalisation, (7.1),
+// the Transformer's), or each feature's over the training batch (batch normalisation,
+// batch_norm.hpp: only for part 11's ablation, which never saves such a model).
+enum class NormStatistics { layer, batch };
+
 // Layer normalisation over the last axes of x (their sizes: normalized_shape), with a learned
 // scale `weight` (initialised to 1) and shift `bias` (0), both of shape normalized_shape, as
-// torch.nn.LayerNorm. The forward is exercise 07.1 (layer_norm.hpp).
+// torch.nn.LayerNorm. The forward is exercise 07.1 (layer_norm.hpp). With
+// NormStatistics::batch (one normalised axis only) the same parameters normalise with batch
+// statistics instead, as torch.nn.BatchNorm1d (momentum 0.1), keeping running averages for
+// evaluation: the blocks call norm1(...) either way.
 template <class T>
 class LayerNorm : public Module<T> {
 public:
-    explicit LayerNorm(const Shape& normalized_shape, double eps = 1e-5);
+    explicit LayerNorm(const Shape& normalized_shape, double eps = 1e-5, NormStatistics statistics = NormStatistics::layer);
     Var<T> operator()(const Var<T>& x) const;
     const Shape& normalized_shape() const { return shape_; }
     double eps() const { return eps_; }
+    NormStatistics statistics() const { return statistics_; }
+    const RunningStatistics<T>& running() const { return running_; }   // batch statistics only
 
     Var<T> weight, bias;
 
 private:
     Shape shape_;
     double eps_;
+    NormStatistics statistics_;
+    mutable RunningStatistics<T> running_;   // a training forward updates them, as BatchNorm1d's buffers
 };
 
 // The sizes of a Transformer (nn.Transformer's arguments).
@@ -43,6 +56,7 @@ struct TransformerSizes {
     std::size_t d_model = 64, heads = 4, feed_forward = 256;
     std::size_t encoder_layers = 2, decoder_layers = 2;
     NormPlacement norm = NormPlacement::post;
+    NormStatistics statistics = NormStatistics::layer;
 };
 
 // One encoder block: self-attention, then the position-wise feed-forward network

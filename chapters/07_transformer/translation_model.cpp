@@ -109,7 +109,8 @@ template <class T>
 std::string TransformerSeq2Seq<T>::architecture() const {
     const TransformerSizes& t = sizes_.transformer;
     return "heads " + std::to_string(t.heads) + ", layers " + std::to_string(t.encoder_layers) + "+" +
-           std::to_string(t.decoder_layers) + ", " + (t.norm == NormPlacement::pre ? "pre" : "post") + "-norm";
+           std::to_string(t.decoder_layers) + ", " + (t.norm == NormPlacement::pre ? "pre" : "post") + "-norm" +
+           (t.statistics == NormStatistics::batch ? ", batch statistics" : "");
 }
 
 template class TransformerSeq2Seq<float>;
