@@ -64,6 +64,7 @@ int run(int argc, char** argv) {
     std::cout << "\n2. Encoder-decoder with a " << settings.hidden << "-unit context vector: "
               << model.parameter_count() << " parameters\n";
     TrainLog log;
+    double train_cpu_seconds = 0;
     if (!settings.load.empty()) {
         load_model(model, task, settings, settings.load);
     } else {
@@ -72,10 +73,12 @@ int run(int argc, char** argv) {
                   << settings.lr << learning_rate_decay(settings) << ")\n";
         const std::vector<data::Pair> peek(task.corpus.validation.begin(),
                                            task.corpus.validation.begin() + std::min<std::ptrdiff_t>(2, task.corpus.validation.size()));
+        const CpuStopwatch cpu;
         log = train(model, task, train_config(settings, "   training"), [&](int step, double valid_loss) {
             std::cout << "   step " << step << ": validation loss " << valid_loss << "\n";
             show_examples(task, peek, translate(model, task, peek), peek.size());
         });
+        train_cpu_seconds = cpu.seconds();
     }
 
     // ---- 4. Greedy decoding (1.9) of the test set, scored by source length.
@@ -105,7 +108,7 @@ int run(int argc, char** argv) {
 
     summary.setting("steps_per_second", log.steps_per_second);
     if (!log.valid_loss.empty()) summary.setting("final_valid_loss", log.valid_loss.back());
-    write_run(summary, {decisive_settings(settings, task), log.steps.empty() ? 0 : settings.run.steps, log.seconds, test},
+    write_run(summary, {decisive_settings(settings, task), log.steps.empty() ? 0 : settings.run.steps, log.seconds, test, train_cpu_seconds},
               ranges_for(expected_ranges(), settings, task));
     const std::filesystem::path written = summary.finish(out, clock.seconds());
     std::cout << "  wrote " << written.string() << "\n";

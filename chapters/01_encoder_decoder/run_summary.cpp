@@ -1,6 +1,7 @@
 // summary.json of a seq2seq run, written and read back (see run_summary.hpp).
 #include "chapters/01_encoder_decoder/run_summary.hpp"
 
+#include <iostream>
 #include <vector>
 
 namespace attn::ch01 {
@@ -9,6 +10,7 @@ namespace {
 
 // The keys, spelled once for the writer and the reader.
 const std::string train_seconds_key = "train_seconds";
+const std::string train_cpu_seconds_key = "train_cpu_seconds";
 const std::string test_count_key = "test_count";
 std::string bucket_key(const std::string& score, const std::string& label) { return "test_" + score + "_" + label; }
 struct ScoreKey {
@@ -26,6 +28,7 @@ void write_run(Summary& summary, const RunRecord& run, const Ranges& ranges) {
     for (const auto& [key, value] : run.settings)   // the Summary records variant, seed, steps and quick itself
         if (key != "variant" && key != "seed" && key != "steps" && key != "quick") summary.setting(key, value);
     summary.setting(train_seconds_key, run.train_seconds);
+    if (run.train_cpu_seconds > 0) summary.setting(train_cpu_seconds_key, run.train_cpu_seconds);
     summary.setting(test_count_key, static_cast<double>(run.test.count));
     for (const BucketScores& bucket : run.test.buckets) {
         summary.setting(bucket_key("count", bucket.label), static_cast<double>(bucket.count));
@@ -53,6 +56,7 @@ RunRecord read_run(const std::filesystem::path& path, const Task& task) {
     for (const char* key : {"task", "data", "variant", "seed", "steps", "quick"}) run.settings[key] = saved.text(key);
     run.steps = static_cast<int>(saved.number("steps"));
     run.train_seconds = saved.number(train_seconds_key);
+    if (saved.has(train_cpu_seconds_key)) run.train_cpu_seconds = saved.number(train_cpu_seconds_key);
     run.test.count = static_cast<std::size_t>(saved.number(test_count_key));
     for (const ScoreKey& score : score_keys) run.test.overall.*score.field = saved.number(std::string("test_") + score.name);
     for (const Bucket& range : length_buckets(task)) {
@@ -95,6 +99,20 @@ std::string saved_run_paths(const std::string& chapter_dir, const AppSettings& s
     for (const std::string& variant : variants_to_try(settings))
         paths += (paths.empty() ? "" : " or ") + saved_summary(chapter_dir, variant).string();
     return paths;
+}
+
+SavedRun train_missing_run(Seq2SeqModel<float>& model, const std::string& chapter_dir, const AppSettings& settings,
+                           const Task& task, const std::string& cost) {
+    const std::string chapter = "chapter " + chapter_dir.substr(0, 2);
+    std::cout << "   no " << chapter << " run with these settings in " << saved_run_paths(chapter_dir, settings)
+              << ": training " << chapter << "'s model now (" << cost << ")\n";
+    const CpuStopwatch cpu;
+    const TrainLog log = train(model, task, train_config(settings, "   " + chapter));
+    const double cpu_seconds = cpu.seconds();
+    Evaluation test = evaluate(model, task, task.corpus.test);
+    test.hypotheses.clear();
+    RunRecord run{decisive_settings(settings, task), settings.run.steps, log.seconds, test, cpu_seconds};
+    return {run, "trained now with " + code_name(settings.run) + " and the same settings"};
 }
 
 }  // namespace attn::ch01

@@ -3,7 +3,7 @@
 
 #include "common/summary.hpp"
 
-#include <iostream>
+#include <string>
 
 namespace attn::ch02 {
 
@@ -33,16 +33,11 @@ std::optional<Chapter01Scores> saved_chapter01_scores(const ch01::AppSettings& s
 
 Chapter01Scores train_chapter01(const ch01::AppSettings& settings, const ch01::Task& task) {
     const ch01::AppSettings chapter01 = chapter01_settings(settings);
-    std::cout << "   no chapter 01 run with these settings in " << ch01::saved_run_paths(chapter01_dir, settings)
-              << ": training chapter 01's model now ("
-              << chapter01.run.steps << " steps)\n";
     Rng rng(settings.run.seed);
     ch01::ContextSeq2Seq<float> model(ch01::model_sizes(chapter01, task), rng);
-    const ch01::TrainLog log = ch01::train(model, task, ch01::train_config(chapter01, "   chapter 01"));
-    ch01::Evaluation test = ch01::evaluate(model, task, task.corpus.test);
-    test.hypotheses.clear();
-    return {{ch01::decisive_settings(chapter01, task), chapter01.run.steps, log.seconds, test},
-            "trained now with " + code_name(settings.run) + " and the same settings"};
+    const ch01::SavedRun trained =
+        ch01::train_missing_run(model, chapter01_dir, chapter01, task, std::to_string(chapter01.run.steps) + " steps");
+    return {trained.run, trained.origin};
 }
 
 }  // namespace attn::ch02

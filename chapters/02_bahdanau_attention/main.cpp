@@ -74,6 +74,7 @@ int run(int argc, char** argv) {
     BahdanauSeq2Seq<float> model(ch01::model_sizes(settings, task), rng);
     std::cout << "\n2. Encoder-decoder with additive attention: " << model.parameter_count() << " parameters\n";
     ch01::TrainLog log;
+    double train_cpu_seconds = 0;
     if (!settings.load.empty()) {
         ch01::load_model(model, task, settings, settings.load);
     } else {
@@ -83,10 +84,12 @@ int run(int argc, char** argv) {
                   << chapter01.run.steps << " steps at lr " << chapter01.lr << ch01::learning_rate_decay(chapter01) << "\n";
         const std::vector<data::Pair> peek(task.corpus.validation.begin(),
                                            task.corpus.validation.begin() + std::min<std::ptrdiff_t>(2, task.corpus.validation.size()));
+        const ch01::CpuStopwatch cpu;
         log = ch01::train(model, task, ch01::train_config(settings, "   training"), [&](int step, double valid_loss) {
             std::cout << "   step " << step << ": validation loss " << valid_loss << "\n";
             ch01::show_examples(task, peek, ch01::translate(model, task, peek), peek.size());
         });
+        train_cpu_seconds = cpu.seconds();
     }
 
     // ---- 4. Test scores by source length, against chapter 01.
@@ -135,7 +138,8 @@ int run(int argc, char** argv) {
     summary.setting("chapter01_steps", before.run.steps);
     summary.setting("chapter01_train_seconds", before.run.train_seconds);
     const Ranges ranges = ch01::ranges_for(expected_ranges(), settings, task);
-    ch01::write_run(summary, {ch01::decisive_settings(settings, task), log.steps.empty() ? 0 : settings.run.steps, log.seconds, test},
+    ch01::write_run(summary, {ch01::decisive_settings(settings, task), log.steps.empty() ? 0 : settings.run.steps, log.seconds, test,
+                              train_cpu_seconds},
                     ranges);
     const ch01::BucketScores &longest02 = test.buckets.back(), &longest01 = before.run.test.buckets.back();
     if (longest02.count > 0 && longest01.count > 0)

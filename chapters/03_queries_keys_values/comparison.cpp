@@ -3,7 +3,7 @@
 
 #include "chapters/02_bahdanau_attention/bahdanau.hpp"
 
-#include <iostream>
+#include <string>
 
 namespace attn::ch03 {
 
@@ -27,16 +27,11 @@ std::optional<AdditiveScores> saved_chapter02_scores(const ch01::AppSettings& se
 
 AdditiveScores train_chapter02(const ch01::AppSettings& settings, const ch01::Task& task) {
     const ch01::AppSettings chapter02 = chapter02_settings(settings);
-    std::cout << "   no chapter 02 run with these settings in " << ch01::saved_run_paths(chapter02_dir, settings)
-              << ": training chapter 02's model now ("
-              << chapter02.run.steps << " steps)\n";
     Rng rng(settings.run.seed);
     ch02::BahdanauSeq2Seq<float> model(ch01::model_sizes(chapter02, task), rng);
-    const ch01::TrainLog log = ch01::train(model, task, ch01::train_config(chapter02, "   chapter 02"));
-    ch01::Evaluation test = ch01::evaluate(model, task, task.corpus.test);
-    test.hypotheses.clear();
-    return {{ch01::decisive_settings(chapter02, task), chapter02.run.steps, log.seconds, test},
-            "trained now with " + code_name(settings.run) + " and the same settings"};
+    const ch01::SavedRun trained =
+        ch01::train_missing_run(model, chapter02_dir, chapter02, task, std::to_string(chapter02.run.steps) + " steps");
+    return {trained.run, trained.origin};
 }
 
 }  // namespace attn::ch03

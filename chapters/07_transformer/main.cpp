@@ -5,7 +5,8 @@
 // every layer looked. First, part 1: why the Transformer normalises each position on its own
 // (layer normalisation, (7.1)) rather than each feature over the batch (batch normalisation):
 // a padded batch, normalised both ways. Part 2: decoding through a key/value cache (7.5)
-// against recomputing the prefix at every step.
+// against recomputing the prefix at every step. Part 10, the capstone: chapters 01, 02 and 07
+// side by side on the same data (capstone.hpp).
 #include "chapters/01_encoder_decoder/app.hpp"
 #include "chapters/01_encoder_decoder/figures.hpp"
 #include "chapters/01_encoder_decoder/run_summary.hpp"
@@ -13,6 +14,7 @@
 #include "chapters/07_transformer/ablations.hpp"
 #include "chapters/07_transformer/attention_maps.hpp"
 #include "chapters/07_transformer/beam_decoding.hpp"
+#include "chapters/07_transformer/capstone.hpp"
 #include "chapters/07_transformer/decoding_speed.hpp"
 #include "chapters/07_transformer/expected_ranges.hpp"
 #include "chapters/07_transformer/figures.hpp"
@@ -27,7 +29,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <ctime>
 #include <iostream>
 #include <map>
 #include <optional>
@@ -82,6 +83,7 @@ int run(int argc, char** argv) {
     const TranslationSizes sizes = translation_sizes(settings, flags, task);
     TransformerSeq2Seq<float> model(sizes, rng);
     if (!settings.load.empty()) ch01::load_model(model, task, settings, settings.load);
+    const EarlierRuns earlier = find_earlier_runs(settings, task);   // part 10's, read now: a broken one stops us here
 
     {
         Rng rng(settings.run.seed);
@@ -117,13 +119,13 @@ int run(int argc, char** argv) {
                   << "; the validation loss is the plain cross-entropy)\n";
         const std::vector<data::Pair> peek(task.corpus.validation.begin(),
                                            task.corpus.validation.begin() + std::min<std::ptrdiff_t>(2, task.corpus.validation.size()));
-        const std::clock_t cpu_start = std::clock();   // the machine may be shared: CPU time says what a quiet one would take
+        const ch01::CpuStopwatch cpu;   // the machine may be shared: CPU time says what a quiet one would take
         log = ch01::train(model, task, config, [&](int step, double valid_loss) {
             std::cout << "   step " << step << ": validation loss " << valid_loss << "\n";
             if (!settings.run.quick)   // decoding an untrained model runs to the longest output: seconds --quick lacks
                 ch01::show_examples(task, peek, ch01::translate(model, task, peek), peek.size());
         });
-        train_cpu_seconds = static_cast<double>(std::clock() - cpu_start) / CLOCKS_PER_SEC;
+        train_cpu_seconds = cpu.seconds();
         std::printf("   %.1f steps per second (%.0f s); %.0f s of CPU time, validations included\n", log.steps_per_second,
                     log.seconds, train_cpu_seconds);
     }
@@ -179,6 +181,15 @@ int run(int argc, char** argv) {
     }
     if (!settings.save.empty()) ch01::save_model(model, task, settings, settings.save);
 
+    std::map<std::string, std::string> decisive = ch01::decisive_settings(settings, task);
+    decisive.erase("hidden");   // the GRU's size, which no Transformer has
+    const ch01::RunRecord run_record{decisive, log.steps.empty() ? 0 : settings.run.steps, log.seconds, test, train_cpu_seconds};
+    // ---- 10. The capstone: chapters 01, 02 and 07 on the same data.
+    if (capstone_applies(settings))
+        report_capstone(earlier, {"07 Transformer", model.parameter_count(), {run_record, "this run"}}, settings, task, summary);
+    else
+        std::cout << "\n10. The capstone compares the toy translation runs of chapters 01, 02 and 07: skipped for "
+                  << (settings.data.empty() ? "--task " + settings.task : "--data") << "\n";
     // ---- 11. Ablations: the same training with one choice changed (ablations.hpp).
     if (flags.ablations) run_ablations({"baseline", "baseline", sizes, config, log, test, train_cpu_seconds, 0}, task, settings.run.seed, summary, out);
     else mention_ablations();
@@ -189,17 +200,13 @@ int run(int argc, char** argv) {
     summary.setting("layers", flags.layers);
     summary.setting("embedding_init", flags.embedding_init);
     summary.setting("steps_per_second", log.steps_per_second);
-    summary.setting("train_cpu_seconds", train_cpu_seconds);
     summary.setting("test_decoding_seconds", decoding_seconds);
     if (!log.valid_loss.empty()) summary.setting("final_valid_loss", log.valid_loss.back());
     summary.setting("beam_size", flags.beam);
     if (beam)   // ranges only for the beam size they were measured with
         record_beam_comparison(summary, *beam, flags.beam == TransformerFlags{}.beam ? ch01::ranges_for(expected_ranges(), settings, task)
                                                                                      : Ranges{});
-    std::map<std::string, std::string> decisive = ch01::decisive_settings(settings, task);
-    decisive.erase("hidden");   // the GRU's size, which no Transformer has
-    ch01::write_run(summary, {decisive, log.steps.empty() ? 0 : settings.run.steps, log.seconds, test},
-                    ch01::ranges_for(expected_ranges(), settings, task));
+    ch01::write_run(summary, run_record, ch01::ranges_for(expected_ranges(), settings, task));
     const std::filesystem::path written = summary.finish(out, clock.seconds());
     std::cout << "  wrote " << written.string() << "\n";
     return 0;

@@ -66,6 +66,31 @@ TEST_CASE("run summary: what write_run records, read_run reads back; an empty bu
     std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("run summary: the training's CPU time is read back where recorded, 0 where not" *
+          doctest::test_suite("ch02.summary")) {
+    const attn::ch01::Task task = task_with_buckets({10});
+    const std::filesystem::path dir = std::filesystem::temp_directory_path() / "attn_test_run_summary_cpu";
+    for (const double cpu_seconds : {0.0, 2.5}) {
+        attn::ch01::RunRecord run;
+        run.settings = {{"task", "translation"}, {"data", "none"}, {"variant", "reference"}, {"seed", "42"},
+                        {"steps", "120"}, {"quick", "false"}};
+        run.steps = 120;
+        run.train_seconds = 3.5;
+        run.train_cpu_seconds = cpu_seconds;
+        run.test.count = 1;
+        run.test.buckets = {{"1-10", 1, {1, 1, 1}}};
+        attn::RunSettings run_settings;
+        run_settings.steps = 120;
+        attn::Summary summary("01_encoder_decoder", run_settings);
+        attn::ch01::write_run(summary, run, {});
+        std::filesystem::remove_all(dir);
+        const std::filesystem::path written = summary.finish(dir, 4.0);
+        CHECK(attn::ch01::read_run(written, task).train_cpu_seconds == cpu_seconds);
+        CHECK((attn::read_text(written).find("train_cpu_seconds") != std::string::npos) == (cpu_seconds > 0));
+    }
+    std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("expected ranges: each chapter has its own table, every range above the untrained model" *
           doctest::test_suite("ch02.summary")) {
     const attn::RangeTable &chapter01 = attn::ch01::expected_ranges(), &chapter02 = attn::ch02::expected_ranges();
