@@ -2,6 +2,7 @@
 #include "chapters/07_transformer/beam_search.hpp"
 #include "chapters/01_encoder_decoder/greedy_decode.hpp"
 #include "common/random.hpp"
+#include "tests/support/print_tokens.hpp"
 #include "tests/support/property.hpp"
 
 #include <doctest/doctest.h>

@@ -6,6 +6,9 @@
 #include "tests/support/check_allclose.hpp"
 #include "tests/support/property.hpp"
 
+#include <stdexcept>
+#include <string>
+
 using attn::Var;
 using attn::ch07::NormPlacement;
 using namespace kv_fixture;
@@ -19,13 +22,29 @@ struct Stepped {
     std::vector<attn::ch07::CachedLayerStep<double>> steps;   // one per position
 };
 
+// One step. Attending over the cache before appending finds no key at all at step 0, and the
+// softmax then refuses its empty last axis: that error is given the mistake's name.
+attn::ch07::CachedLayerStep<double> one_step(const attn::ch07::TransformerDecoderLayer<double>& layer,
+                                             const Var<double>& y_t, const attn::ch07::LayerCache<double>& cache,
+                                             const attn::ch03::Mask& padding) {
+    try {
+        return attn::ch07::cached_decoder_step(layer, y_t, cache, padding);
+    } catch (const std::invalid_argument& e) {
+        const bool empty_cache = cache.self_keys.shape(1) == 0;
+        if (!empty_cache || std::string(e.what()).find("non-empty last axis") == std::string::npos) throw;
+        throw std::invalid_argument(
+            "at step 0 the cache is empty: append the new key and value before attending (7.5) [" +
+            std::string(e.what()) + "]");
+    }
+}
+
 // Positions 0, 1, ... of y through one layer, each step starting from the previous one's cache.
 Stepped step_through(const attn::ch07::TransformerDecoderLayer<double>& layer, const Var<double>& y,
                      const Var<double>& memory, const attn::ch03::Mask& padding) {
     Stepped out;
     attn::ch07::LayerCache<double> cache = attn::ch07::start_layer_cache(layer, memory);
     for (std::size_t t = 0; t < y.shape(1); ++t) {
-        out.steps.push_back(attn::ch07::cached_decoder_step(layer, at(y, t), cache, padding));
+        out.steps.push_back(one_step(layer, at(y, t), cache, padding));
         cache = out.steps.back().cache;
     }
     return out;

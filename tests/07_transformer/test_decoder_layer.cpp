@@ -9,6 +9,8 @@
 #include <xtensor-blas/xlinalg.hpp>
 #include <xtensor/xview.hpp>
 
+#include <string>
+
 using attn::Var;
 using attn::ch03::Mask;
 using attn::ch07::NormPlacement;
@@ -45,6 +47,11 @@ TEST_CASE("07.3 decoder_layer" * doctest::test_suite("ch07")) {
     PROPERTY("with all three sub-layers silenced, post-norm gives norm3(norm2(norm1(y))) and pre-norm gives y itself") {
         for (NormPlacement norm : {NormPlacement::post, NormPlacement::pre}) {
             CAPTURE(placement_name(norm));
+            INFO(std::string(norm == NormPlacement::post
+                                 ? "post-norm: each residual goes inside its norm: norm1(y + SA(y)), norm2(h1 + CA(h1)), "
+                                   "norm3(h2 + FFN(h2))"
+                                 : "pre-norm: only the sub-layers' inputs are normalised; the residual path carries y "
+                                   "untouched"));
             GoldenDecoderLayer golden(norm);
             auto& layer = golden.layer;
             golden07::silence(layer.self_attn);

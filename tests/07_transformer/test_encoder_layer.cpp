@@ -1,5 +1,6 @@
 // Self-checks for exercise 07.2: encoder_layer (exercises/07_transformer/encoder_layer.cpp).
 #include "chapters/07_transformer/encoder_layer.hpp"
+#include "chapters/05_multi_head_attention/multi_head_attention.hpp"
 #include "common/autodiff/ops.hpp"
 #include "tests/07_transformer/golden.hpp"
 #include "tests/support/check_allclose.hpp"
@@ -29,6 +30,18 @@ TEST_CASE("07.2 encoder_layer" * doctest::test_suite("ch07")) {
     const A x = golden07::load("encoder_layer/x");
     const attn::ch03::Mask padding = golden07::load_mask("encoder_layer/key_padding");
 
+    PROPERTY("post-norm: the residual goes inside the norm, norm1(x + self_attention(x)); the output is norm2(...) of a sum") {
+        // Feed-forward silenced (linear2 zeroed), no padding: out = norm2(h + 0) with
+        // h = norm1(x + SA(x)) (7.2). The residual added after the norm, x + norm1(SA(x)),
+        // gives other rows. SA comes from chapter 05's attention with the layer's own weights.
+        GoldenEncoderLayer golden(NormPlacement::post);
+        golden07::silence_feed_forward(golden.layer.linear2);
+        const Var<double> input = attn::constant<double>(x);
+        const A attended = attn::ch05::multi_head_attention(golden.layer.self_attn, input, input, input).output.value();
+        const A h = golden07::plain_layer_norm(A(x + attended), golden.layer.norm1);
+        const A out = attn::ch07::encoder_layer(golden.layer, input).output.value();
+        CHECK_ALLCLOSE(out, golden07::plain_layer_norm(h, golden.layer.norm2), 1e-12, 1e-13);
+    };
     PROPERTY("with both sub-layers silenced, post-norm gives norm2(norm1(x)) and pre-norm gives x itself") {
         // Attention and feed-forward output exactly 0 (W_o, b_o, linear2 zeroed): what is left is
         // the wiring. Post-norm normalises after each residual addition (7.2); pre-norm only

@@ -61,17 +61,19 @@ TEST_CASE("07.1 layer_norm" * doctest::test_suite("ch07")) {
         CHECK_ALLCLOSE(y, golden03::t2({{-expected, expected}, {0.0, 0.0}}), 1e-9, 0.0);
     };
     PROPERTY("weight scales and bias shifts each feature after the normalisation") {
+        // Against your own normalisation with weight 1 and bias 0: a mistake in the statistics
+        // is left to the properties above, this one fails only if weight or bias is misplaced.
         const A x = support::random_array({3, 4}, 3), w = support::random_array({4}, 4), b = support::random_array({4}, 5);
         CHECK_ALLCLOSE(normalise(x, w, b, 1).value(), A(plain(x, 4).value() * w + b), 1e-14, 1e-14);
-        CHECK_ALLCLOSE(normalise(x, w, b, 1).value(), golden07::plain_layer_norm(x, w, b), 1e-12, 1e-13);
     };
     PROPERTY("a 2-D normalised shape takes the statistics over both axes together, not row by row") {
-        // x (2, 3, 4) over its last two axes = each (3, 4) block flattened to 12 and normalised.
+        // x (2, 3, 4) over its last two axes = each (3, 4) block flattened to 12 and normalised:
+        // compared with your own 1-D normalisation of those rows of 12, so that only the 2-D
+        // handling is tested here (the statistics themselves are checked above).
         const A x = support::random_array({2, 3, 4}, 6), w = support::random_array({3, 4}, 7),
                 b = support::random_array({3, 4}, 8);
         const A flat = xt::reshape_view(x, {2, 12});
-        const A expected = xt::reshape_view(
-            golden07::plain_layer_norm(flat, xt::ones<double>({12}), xt::zeros<double>({12})), {2, 3, 4});
+        const A expected = xt::reshape_view(plain(flat, 12).value(), {2, 3, 4});
         const A y = normalise(x, w, b, 2).value();
         REQUIRE_SHAPE(y.shape(), {2, 3, 4});
         CHECK_ALLCLOSE(y, A(expected * w + b), 1e-12, 1e-13);

@@ -26,7 +26,8 @@ with_body() { sed "s|^\( *\)COURSE_TODO(\"00.1\");|\1$1|" "$scratch/.stub" > "$S
 cp "$STUB" .stub
 
 echo "building the scratch copy (its first build)..."
-expect "check on the untouched stub says todo and names the file" 1 \
+expect "check on the untouched stub says todo and names the file, and that the first build takes minutes" 1 \
+    '^First build: .*several minutes' \
     '^\[todo\] 00\.1 softmax: not implemented yet: exercises/00_foundations/softmax\.cpp' '^\[todo\] 00\.3' \
     -- ./course check 00
 expect "progress counts the exercises from the course's own lists" 0 \
@@ -36,8 +37,9 @@ expect "progress counts the exercises from the course's own lists" 0 \
 # A plausible mistake: the maximum of the whole matrix instead of each row's.
 sed 's|const T m = row_math::max(x, n); .*|const T m = xt::amax(X)();|' "$SOLUTION" > "$STUB"
 grep -q 'xt::amax(X)()' "$STUB" || { failures=$((failures + 1)); echo "FAIL the wrong solution could not be made: the reference solution's line changed"; }
-expect "a wrong solution fails and names the failing properties" 1 \
+expect "a wrong solution fails and names the failing properties; no first-build notice any more" 1 \
     '^\[fail\] 00\.1 softmax: edit exercises/00_foundations/softmax\.cpp' 'properties fail' '!\[pass\] 00\.1' \
+    '!First build' \
     -- ./course check 00
 
 cp "$SOLUTION" "$STUB"
