@@ -196,6 +196,17 @@ function selfTest() {
       checked += 1;
     });
   });
+  // The thumbnails choose a head too: the last one of the view brings up its record.
+  const thumbnails = document.querySelectorAll("#thumbnails .thumbnail");
+  if (thumbnails.length) {
+    const last = thumbnails[thumbnails.length - 1];
+    const head = Number(last.dataset.head);
+    const wanted = records.find((r) => r.example === state.example && r.kind === state.kind &&
+                                       r.layer === state.layer && r.head === head);
+    last.click();
+    if (document.getElementById("view-title").textContent !== wanted.title || document.getElementById("head").value !== String(head))
+      problems.push("the thumbnail of head " + head + " did not bring up its record");
+  }
   document.querySelectorAll("#metrics tr[data-key]").forEach((row) => {
     const m = data.summary.metrics[row.dataset.key];
     if (row.querySelector(".value").textContent !== shown(m.value)) problems.push("summary: " + row.dataset.key + " shows a different value");
