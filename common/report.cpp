@@ -146,8 +146,10 @@ std::string page_html(const Page& page) {
          << "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
          << "<title>" << escape_html(page.title) << ": report of a run</title>\n"
          << "<style>\n" << style_css << "</style>\n"
-         // Errors are collected from the first script on, so the self-test can report them.
-         << "<script>window.reportErrors = []; window.addEventListener(\"error\", (e) => window.reportErrors.push(e.message));</script>\n"
+         // Errors (thrown or logged) are collected from the first script on, so the self-test
+         // can report them.
+         << "<script>window.reportErrors = []; window.addEventListener(\"error\", (e) => window.reportErrors.push(e.message));\n"
+         << "console.error = ((log) => (...what) => { window.reportErrors.push(what.join(\" \")); log(...what); })(console.error);</script>\n"
          << "</head>\n<body>\n<main>\n<h1>" << escape_html(page.title) << "</h1>\n"
          // The explorer first: it is what the page adds to the terminal's summary (hidden
          // when the run recorded no attention).
