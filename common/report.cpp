@@ -12,10 +12,11 @@ namespace attn::report {
 namespace {
 
 std::vector<std::string> labels_or_positions(const std::vector<std::string>& labels, std::size_t count) {
-    // A position stands in for a missing label (sparse tick labels leave most of them empty).
+    // "#i", position i, stands in for a missing label (sparse tick labels leave most of them
+    // empty); the "#" keeps a position from passing for a value such as "2".
     std::vector<std::string> tokens;
     for (std::size_t i = 0; i < count; ++i)
-        tokens.push_back(i < labels.size() && !labels[i].empty() ? labels[i] : std::to_string(i));
+        tokens.push_back(i < labels.size() && !labels[i].empty() ? labels[i] : "#" + std::to_string(i));
     return tokens;
 }
 

@@ -101,6 +101,10 @@ TEST_CASE("report: a grid of layers x heads is recorded panel by panel with its 
     CHECK(records[2].label.layer == 2);
     CHECK(records[2].label.head == 1);
     CHECK(records[3].weights(0, 0) == 0.0625);
+    grid.panels[0].x_tick_labels = {"le", ""};   // sparse labels: a position stands in, marked
+    grid.panels[0].y_tick_labels.clear();
+    CHECK(attn::report::records_of(grid.panels[0], label)[0].keys == std::vector<std::string>{"le", "#1"});
+    CHECK(attn::report::records_of(grid.panels[0], label)[0].queries == std::vector<std::string>{"#0", "#1"});
     label.heads_per_layer = 0;   // one layer: every panel a head
     CHECK(attn::report::records_of(grid, label)[3].label.head == 4);
     CHECK(attn::report::records_of(grid, label)[3].label.layer == 1);
