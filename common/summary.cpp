@@ -40,7 +40,8 @@ std::string json_number(double value) {
     return text;
 }
 
-Summary::Summary(std::string chapter, const RunSettings& settings) : chapter_(std::move(chapter)) {
+Summary::Summary(std::string chapter, const RunSettings& settings)
+    : chapter_(std::move(chapter)), mine_(settings.variant == "mine") {
     setting("variant", settings.variant);
     setting("seed", static_cast<double>(settings.seed));
     setting("steps", settings.steps);
@@ -61,6 +62,16 @@ void Summary::metric(const std::string& key, const std::string& label, double va
 
 void Summary::metric(const std::string& key, const std::string& label, double value) {
     metrics_.push_back({key, label, value, 0.0, 0.0, false});
+}
+
+void Summary::figure(const plot::Files& files) { figures_.push_back(files); }
+
+void Summary::attention(const plot::Heatmap& map, const report::AttentionLabel& label) {
+    for (report::AttentionRecord& record : report::records_of(map, label)) attention_.push_back(std::move(record));
+}
+
+void Summary::attention(const plot::HeatmapGrid& grid, const report::AttentionLabel& label) {
+    for (report::AttentionRecord& record : report::records_of(grid, label)) attention_.push_back(std::move(record));
 }
 
 bool Summary::all_in_range() const {
@@ -107,6 +118,14 @@ std::filesystem::path Summary::finish(const std::filesystem::path& dir, double s
     json << "\n  },\n  \"all_in_range\": " << (all_in_range() ? "true" : "false") << "\n}\n";
     const std::filesystem::path path = dir / "summary.json";
     write_text_atomically(path, json.str());
+
+    // The page embeds the very text of summary.json, so its numbers cannot differ.
+    report::Page page{report::chapter_title(chapter_), json.str(), {}, "", figures_, attention_};
+    for (const Metric& m : metrics_) page.labels[m.key] = m.label;
+    const std::filesystem::path reference = course_root() / "out" / chapter_ / "summary.json";
+    std::error_code error;
+    if (mine_ && std::filesystem::is_regular_file(reference, error)) page.reference_json = read_text(reference);
+    write_text_atomically(dir / "report.html", report::page_html(page));
     return path;
 }
 

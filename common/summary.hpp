@@ -3,6 +3,7 @@
 // can compare runs (docs/design.md, "Where runs go"). Introduced in chapter 00.
 #pragma once
 #include "common/cli.hpp"
+#include "common/report.hpp"
 
 #include <filesystem>
 #include <map>
@@ -26,8 +27,20 @@ public:
     // and recorded with "expected_min"/"expected_max"/"in_range" null.
     void metric(const std::string& key, const std::string& label, double value);
 
-    // Prints the block of results to stdout and writes DIR/summary.json atomically;
-    // returns the path written. All metrics in range -> "all_in_range": true.
+    // For the report of the run (report.hpp): a figure the run saved (what plot::save or
+    // save_and_report returned), shown in the page...
+    void figure(const plot::Files& files);
+    // ...and attention weights for its explorer: the very map or grid that was plotted, with
+    // what it shows. A grid's panel k is head k + 1 (of several layers: see
+    // AttentionLabel::heads_per_layer). Example, for an encoder's layer 2:
+    //   summary.attention(grid, {"test sentence 1", "encoder self", 2});
+    void attention(const plot::Heatmap& map, const report::AttentionLabel& label);
+    void attention(const plot::HeatmapGrid& grid, const report::AttentionLabel& label);
+
+    // Prints the block of results to stdout and writes DIR/summary.json and DIR/report.html,
+    // each atomically; returns the path of summary.json. All metrics in range ->
+    // "all_in_range": true. In a --mine run the page also shows the reference run's numbers
+    // when its summary.json exists.
     std::filesystem::path finish(const std::filesystem::path& dir, double seconds);
 
     bool all_in_range() const;
@@ -41,8 +54,11 @@ private:
         bool ok() const { return !ranged || (value >= lo && value <= hi); }
     };
     std::string chapter_;
+    bool mine_;
     std::vector<Setting> settings_;
     std::vector<Metric> metrics_;
+    std::vector<plot::Files> figures_;
+    std::vector<report::AttentionRecord> attention_;
 };
 
 // One row of a chapter's table of expected results: where `metric` lands for a correct

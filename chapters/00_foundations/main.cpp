@@ -138,10 +138,11 @@ int run(int argc, char** argv) {
 
     // ---- 5. Figures and the summary.
     std::cout << "\n5. Figures in " << out.string() << ":\n";
-    plot::save_and_report(heatmap, out, "softmax_temperature_heatmap");
-    plot::save_and_report(temperature_curves(tokens, sweep, softmax_at_temperatures(z, sweep)), out, "softmax_temperature_curves");
-    plot::save_and_report(decision_regions(model, test), out, "decision_regions");
-    plot::save_and_report(loss_curves(train_loss, test_loss), out, "loss_curves");
+    summary.figure(plot::save_and_report(heatmap, out, "softmax_temperature_heatmap"));
+    summary.figure(plot::save_and_report(temperature_curves(tokens, sweep, softmax_at_temperatures(z, sweep)), out,
+                                         "softmax_temperature_curves"));
+    summary.figure(plot::save_and_report(decision_regions(model, test), out, "decision_regions"));
+    summary.figure(plot::save_and_report(loss_curves(train_loss, test_loss), out, "loss_curves"));
     std::cout << "\n" << plot::preview(heatmap, ::isatty(STDOUT_FILENO) == 1);
 
     summary.setting("task", "three Gaussian clouds, linear softmax classifier");

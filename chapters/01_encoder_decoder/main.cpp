@@ -91,13 +91,15 @@ int run(int argc, char** argv) {
     // ---- 5. Figures.
     const std::filesystem::path out = settings.run.out;
     std::cout << "\n5. Figures in " << out.string() << ":\n";
-    if (!log.steps.empty()) plot::save_and_report(loss_curves(log, "Chapter 01: the encoder-decoder learning " + task.name), out, "loss_curves");
-    plot::save_and_report(scores_by_length(std::vector<LabelledEvaluation>{{"01 context vector", &test}},
-                                           "Chapter 01: scores by source length (test set)", "source length (tokens)"),
-                          out, "scores_by_length");
+    if (!log.steps.empty())
+        summary.figure(plot::save_and_report(loss_curves(log, "Chapter 01: the encoder-decoder learning " + task.name), out,
+                                             "loss_curves"));
+    summary.figure(plot::save_and_report(scores_by_length(std::vector<LabelledEvaluation>{{"01 context vector", &test}},
+                                                          "Chapter 01: scores by source length (test set)", "source length (tokens)"),
+                                         out, "scores_by_length"));
     const data::Pair& example = sentence_of_length(task.corpus.test, 12);
     const plot::Heatmap states = encoder_states(states_for(model, task, example), example.source, 24);
-    plot::save_and_report(states, out, "encoder_states");
+    summary.figure(plot::save_and_report(states, out, "encoder_states"));
     std::cout << "\n" << plot::preview(states, ::isatty(STDOUT_FILENO) == 1);
 
     // ---- 6. Your own sentence, and saving.

@@ -109,15 +109,26 @@ int run(int argc, char** argv) {
     // ---- 5. Figures: the scores of both chapters, the loss, and two alignments.
     const std::filesystem::path out = settings.run.out;
     std::cout << "\n5. Figures in " << out.string() << ":\n";
-    if (!log.steps.empty()) plot::save_and_report(ch01::loss_curves(log, "Chapter 02: learning " + task.name + " with attention"), out, "loss_curves");
-    plot::save_and_report(ch01::scores_by_length({{"01 context vector", &before.run.test}, {"02 attention", &test}},
-                                                 "Chapter 01 vs 02: scores by source length (test set)", "source length (tokens)"),
-                          out, "scores_by_length");
+    if (!log.steps.empty())
+        summary.figure(plot::save_and_report(ch01::loss_curves(log, "Chapter 02: learning " + task.name + " with attention"), out,
+                                             "loss_curves"));
+    summary.figure(plot::save_and_report(ch01::scores_by_length({{"01 context vector", &before.run.test}, {"02 attention", &test}},
+                                                                "Chapter 01 vs 02: scores by source length (test set)", "source length (tokens)"),
+                                         out, "scores_by_length"));
     const std::vector<std::string> phrase = task.name == "translation" ? std::vector<std::string>{"zone", "économique", "européenne"}
                                                                       : std::vector<std::string>{};
-    const Alignment example = align(model, task, pick_example(task.corpus.test, phrase, 14),
-                                    "Chapter 02: where the decoder looked (" + task.name + ")");
-    plot::save_and_report(example.heatmap, out, "alignment");
+    const data::Pair& pair = pick_example(task.corpus.test, phrase, 14);
+    const Alignment example = align(model, task, pair, "Chapter 02: where the decoder looked (" + task.name + ")");
+    summary.figure(plot::save_and_report(example.heatmap, out, "alignment"));
+    summary.attention(example.heatmap,
+                      {"the figure's sentence", "cross", 1, 1, data::detokenize(pair.target, task.corpus.level)});
+    // A few more test sentences for the report's explorer, aligned the same way.
+    for (std::size_t k = 0; k < std::min<std::size_t>(3, task.corpus.test.size()); ++k) {
+        const data::Pair& more = task.corpus.test[k];
+        const std::string name = "test sentence " + std::to_string(k + 1);
+        summary.attention(align(model, task, more, "Chapter 02: " + name).heatmap,
+                          {name, "cross", 1, 1, data::detokenize(more.target, task.corpus.level)});
+    }
     std::cout << "\n" << plot::preview(example.heatmap, ::isatty(STDOUT_FILENO) == 1);
 
     // ---- 6. Your own sentence, with its alignment; saving.
@@ -128,7 +139,8 @@ int run(int argc, char** argv) {
         const Alignment mine = align(model, task, yours, "Your sentence");
         std::cout << "\n6. " << settings.translate << "\n   => " << data::detokenize(mine.output, task.corpus.level) << "\n"
                   << plot::preview(mine.heatmap, ::isatty(STDOUT_FILENO) == 1);
-        plot::save_and_report(mine.heatmap, out, "alignment_yours");
+        summary.figure(plot::save_and_report(mine.heatmap, out, "alignment_yours"));
+        summary.attention(mine.heatmap, {"your sentence", "cross", 1, 1, ""});
     }
     if (!settings.save.empty()) ch01::save_model(model, task, settings, settings.save);
 

@@ -114,13 +114,15 @@ int run(int argc, char** argv) {
 
     // Figures of parts 1-3 and their numbers.
     std::cout << "\n   Figures of parts 1-3 in " << out.string() << ":\n";
-    plot::save_and_report(regression_fits(data, fits), out, "kernel_regression");
-    plot::save_and_report(kernel_weights(data, fits.back().second, "Attention weights of the learned kernel (queries x keys)"),
-                          out, "kernel_weights");
-    plot::save_and_report(width_training_curve(training.loss), out, "width_training");
-    plot::save_and_report(score_variance(rows), out, "scaling_variance");
-    plot::save_and_report(softmax_saturation(rows, n_keys), out, "scaling_softmax");
-    plot::save_and_report(gradient_through_softmax(rows), out, "scaling_gradient");
+    summary.figure(plot::save_and_report(regression_fits(data, fits), out, "kernel_regression"));
+    const plot::Heatmap kernel_map =
+        kernel_weights(data, fits.back().second, "Attention weights of the learned kernel (queries x keys)");
+    summary.figure(plot::save_and_report(kernel_map, out, "kernel_weights"));
+    summary.attention(kernel_map, {"kernel regression", "learned kernel"});
+    summary.figure(plot::save_and_report(width_training_curve(training.loss), out, "width_training"));
+    summary.figure(plot::save_and_report(score_variance(rows), out, "scaling_variance"));
+    summary.figure(plot::save_and_report(softmax_saturation(rows, n_keys), out, "scaling_softmax"));
+    summary.figure(plot::save_and_report(gradient_through_softmax(rows), out, "scaling_gradient"));
     const ScalingRow& widest = rows.back();   // d = 1024
     summary.setting("trials", static_cast<double>(settings.trials));
     // Parts 1-3. A missing 1/sqrt(d) in 03.2 or a kernel with the wrong sign in 03.1 falls

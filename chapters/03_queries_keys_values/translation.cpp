@@ -88,16 +88,19 @@ void run_translation(const ch01::AppSettings& settings, const std::string& score
     // Figures.
     std::cout << "\n   Figures of the decoder in " << out.string() << ":\n";
     if (!log.steps.empty())
-        plot::save_and_report(ch01::loss_curves(log, "Chapter 03: the " + name + " decoder learning " + task.name), out, "loss_curves");
+        summary.figure(plot::save_and_report(ch01::loss_curves(log, "Chapter 03: the " + name + " decoder learning " + task.name),
+                                             out, "loss_curves"));
     if (score != "additive")
-        plot::save_and_report(ch01::scores_by_length({{"02 additive", &additive.run.test}, {"03 " + name, &test}},
-                                                     "Chapter 02 vs 03: BLEU by source length (test set)", "source length (tokens)"),
-                              out, "scores_by_length");
+        summary.figure(plot::save_and_report(ch01::scores_by_length({{"02 additive", &additive.run.test}, {"03 " + name, &test}},
+                                                                    "Chapter 02 vs 03: BLEU by source length (test set)", "source length (tokens)"),
+                                             out, "scores_by_length"));
     const std::vector<std::string> phrase = task.name == "translation" ? std::vector<std::string>{"zone", "économique", "européenne"}
                                                                       : std::vector<std::string>{};
-    const ch02::Alignment example = ch02::align(*model, task, ch02::pick_example(task.corpus.test, phrase, 14),
-                                                "Chapter 03: where the " + name + " decoder looked");
-    plot::save_and_report(example.heatmap, out, "alignment");
+    const data::Pair& pair = ch02::pick_example(task.corpus.test, phrase, 14);
+    const ch02::Alignment example = ch02::align(*model, task, pair, "Chapter 03: where the " + name + " decoder looked");
+    summary.figure(plot::save_and_report(example.heatmap, out, "alignment"));
+    summary.attention(example.heatmap,
+                      {"the figure's sentence", name + " cross", 1, 1, data::detokenize(pair.target, task.corpus.level)});
     std::cout << "\n" << plot::preview(example.heatmap, ::isatty(STDOUT_FILENO) == 1);
 
     // This decoder's run, recorded as chapter 02 records its own, and the comparison.

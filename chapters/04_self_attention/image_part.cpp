@@ -232,12 +232,12 @@ void compare_on_images(const RunSettings& run, int steps, const Ranges& ranges, 
     accuracy.series.push_back(plot::Series{"convolutions' reach: " + std::to_string(sizes.conv_layers),
                                            {past_reach, past_reach}, {0.0, 1.0}});
     accuracy.series.back().reference = true;
-    plot::save_and_report(accuracy, out, "image_accuracy_by_distance");
-    plot::save_and_report(colour_map(task, test), out, "image_example");
+    summary.figure(plot::save_and_report(accuracy, out, "image_accuracy_by_distance"));
+    summary.figure(plot::save_and_report(colour_map(task, test), out, "image_example"));
     const std::size_t patch = chosen_patch(test);
     const plot::Heatmap map =
         attention_map(task, dynamic_cast<const PatchAttentionTagger&>(*taggers[0]), test, patch);
-    plot::save_and_report(map, out, "image_attention_weights");
+    summary.figure(plot::save_and_report(map, out, "image_attention_weights"));
     std::cout << "\n" << plot::preview(map, ::isatty(STDOUT_FILENO) == 1, 80);
     if (!run.quick) compare_data_sizes(run, task, sizes, test, names, scores, steps, ranges, summary);
 }

@@ -90,11 +90,11 @@ Equivariance check_equivariance(Rng& rng) {
 }
 
 // ---- 2. Restricted self-attention: a local window and a graph, as chapter 03 masks.    (4.4)-(4.5)
-void draw_masks(const std::filesystem::path& out) {
+void draw_masks(Summary& summary, const std::filesystem::path& out) {
     const std::size_t n = 12, window = 2;
-    plot::save_and_report(mask_heatmap(local_window_mask(1, n, window), position_labels(n),
-                                       "Local window w = 2 on n = 12: i attends to j if |i - j| <= 2"),
-                          out, "mask_local_window");
+    summary.figure(plot::save_and_report(mask_heatmap(local_window_mask(1, n, window), position_labels(n),
+                                                      "Local window w = 2 on n = 12: i attends to j if |i - j| <= 2"),
+                                         out, "mask_local_window"));
     // A directed graph of 6 nodes; adjacency(i, j) is the edge j -> i (i listens to j).
     const std::vector<std::string> nodes = {"A", "B", "C", "D", "E", "F"};
     xt::xarray<bool> adjacency = xt::zeros<bool>({nodes.size(), nodes.size()});
@@ -102,9 +102,9 @@ void draw_masks(const std::filesystem::path& out) {
              {0, 1}, {1, 2}, {2, 0}, {2, 3}, {3, 4}, {4, 3}, {5, 4}})
         adjacency(to, from) = true;
     std::printf("   the graph's edges: A->B, B->C, C->A, C->D, D->E, E->D, F->E (F hears from nobody)\n");
-    plot::save_and_report(mask_heatmap(graph_mask(adjacency, 1), nodes,
-                                       "Graph mask: i attends to itself and to j if there is an edge j -> i"),
-                          out, "mask_graph");
+    summary.figure(plot::save_and_report(mask_heatmap(graph_mask(adjacency, 1), nodes,
+                                                      "Graph mask: i attends to itself and to j if there is an edge j -> i"),
+                                         out, "mask_graph"));
 }
 
 // The weights of a random (untrained) layer over a sentence of random word embeddings.
@@ -177,7 +177,7 @@ void show_receptive_fields(Rng& rng, Summary& summary, const std::filesystem::pa
                        "positions that can change output " + std::to_string(i) + ", " + field.model,
                        static_cast<double>(field.width()), width, width);
     }
-    plot::save_and_report(receptive_field_heatmap(fields, i), out, "receptive_field");
+    summary.figure(plot::save_and_report(receptive_field_heatmap(fields, i), out, "receptive_field"));
 }
 
 // The GRU's work per step does not depend on n; its time per step does (see the lesson).
@@ -376,7 +376,7 @@ void compare_on_counting(const RunSettings& run, const TaggerSizes& sizes, const
     limit.reference = true;
     limit.points = true;   // one bound per bucket: rings, not a line that would suggest values between buckets
     accuracy_plot.series.push_back(limit);
-    plot::save_and_report(accuracy_plot, out, "counting_accuracy_by_distance");
+    summary.figure(plot::save_and_report(accuracy_plot, out, "counting_accuracy_by_distance"));
 
     // The trained self-attention layer on the first test sequence, its tokens as labels.
     const xt::xarray<std::int64_t> first = xt::view(test.tokens, xt::range(0, 1), xt::all());
@@ -385,7 +385,8 @@ void compare_on_counting(const RunSettings& run, const TaggerSizes& sizes, const
     const auto& attention = dynamic_cast<const AttentionTagger&>(*taggers[0]);
     const plot::Heatmap map = weights_heatmap(attention.weights(first), labels,
                                               "Trained self-attention on a test sequence (rows: queries, columns: keys)");
-    plot::save_and_report(map, out, "counting_attention_weights");
+    summary.figure(plot::save_and_report(map, out, "counting_attention_weights"));
+    summary.attention(map, {"counting: first test sequence", "self"});
     std::cout << "\n" << plot::preview(map, ::isatty(STDOUT_FILENO) == 1, 80);
 }
 
@@ -417,10 +418,11 @@ int run(int argc, char** argv) {
     //         as a sequence of patch vectors.                                       (4.4)-(4.6)
     std::cout << "\n2. Restricted self-attention (a local window, a graph) as masks, an image as patch vectors, and\n"
               << "   the weights over a sentence; figures in " << out.string() << ":\n";
-    draw_masks(out);
+    draw_masks(summary, out);
     const bool round_trip = show_patches(rng);
     const SentenceWeights sentence = sentence_weights(rng);
-    plot::save_and_report(sentence.heatmap, out, "sentence_weights");
+    summary.figure(plot::save_and_report(sentence.heatmap, out, "sentence_weights"));
+    summary.attention(sentence.heatmap, {"a sentence, random layer", "self"});
     std::printf("   the two \"the\" get the same row and column of weights: largest difference %.2e\n",
                 sentence.repeated_word_difference);
 

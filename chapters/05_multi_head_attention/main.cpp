@@ -159,7 +159,8 @@ void show_head_roles(const std::vector<TrainedTagger>& trained) {
 }
 
 // The trained 2-head model's weights on the first test set, one panel per head.
-void draw_trained_heads(const TrainedTagger& two, const PartnersBatch& test, const std::filesystem::path& out) {
+void draw_trained_heads(const TrainedTagger& two, const PartnersBatch& test, Summary& summary,
+                        const std::filesystem::path& out) {
     const PartnersBatch first = label_partners_batch(PartnersTask{}, xt::view(test.colour, xt::range(0, 1), xt::all()),
                                                      xt::view(test.shape, xt::range(0, 1), xt::all()),
                                                      xt::view(test.digit, xt::range(0, 1), xt::all()));
@@ -167,7 +168,8 @@ void draw_trained_heads(const TrainedTagger& two, const PartnersBatch& test, con
     for (std::size_t i = 0; i < first.digit.shape(1); ++i) names.push_back(item_name(first, 0, i));
     const Array<float> weights = two.model->head_weights(first);
     const plot::HeatmapGrid grid = heads_grid(weights, names, names, "The trained 2-head model on a test set", 2);
-    plot::save_and_report(grid, out, "partners_heads");
+    summary.figure(plot::save_and_report(grid, out, "partners_heads"));
+    summary.attention(grid, {"partners: first test set", "self"});
     std::cout << "\n" << plot::preview(grid, ::isatty(STDOUT_FILENO) == 1, 110);
 }
 
@@ -193,7 +195,8 @@ int run(int argc, char** argv) {
     const Array<float> weights = sentence_heads(rng, heads);
     const std::string title = "The " + std::to_string(heads) + " heads of a random layer (d 16) over one sentence, no positions";
     const plot::HeatmapGrid grid = heads_grid(weights, sentence, sentence, title, 2);
-    plot::save_and_report(grid, out, "sentence_heads");
+    summary.figure(plot::save_and_report(grid, out, "sentence_heads"));
+    summary.attention(grid, {"a sentence, random layer", "self"});
     std::cout << "\n" << plot::preview(grid, ::isatty(STDOUT_FILENO) == 1, 110);
 
     // Exact facts rather than measurements: a correct implementation lands inside whatever the seed.
@@ -229,10 +232,10 @@ int run(int argc, char** argv) {
     }
     add_metric(summary, partner_ranges, "specialisation_2_heads", "2 heads: specialisation on the two partners",
                specialisation(trained[1].score));
-    plot::save_and_report(accuracy_by_heads_plot(head_counts, accuracies, chance, even_mix,
-                                                 "Partners task: accuracy against heads at one parameter budget"),
-                          out, "partners_accuracy_by_heads");
-    draw_trained_heads(trained[1], test, out);
+    summary.figure(plot::save_and_report(accuracy_by_heads_plot(head_counts, accuracies, chance, even_mix,
+                                                                "Partners task: accuracy against heads at one parameter budget"),
+                                         out, "partners_accuracy_by_heads"));
+    draw_trained_heads(trained[1], test, summary, out);
 
     const std::filesystem::path written = summary.finish(out, clock.seconds());
     std::cout << "  wrote " << written.string() << "\n";

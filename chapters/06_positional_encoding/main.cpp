@@ -92,14 +92,14 @@ OrderFacts compare_word_orders(Rng& rng) {
 // ---- 2. The table, its columns, the similarity of its codes, and the rotation.  (6.1), (6.2)
 struct TableFacts { double length_error, shift_error, rotation_error; };
 
-TableFacts draw_the_table(const std::filesystem::path& out) {
+TableFacts draw_the_table(Summary& summary, const std::filesystem::path& out) {
     const std::size_t n = 64, d = 64;
     const Array<double> P = sinusoidal_encoding<double>(n, d);
     std::printf("\n2. The sinusoidal table P (6.1), n %zu positions, d %zu; figures in %s:\n", n, d, out.string().c_str());
-    plot::save_and_report(encoding_heatmap(P, 8), out, "encoding");
-    plot::save_and_report(encoding_curves(P, {0, 8, 16, 32}), out, "encoding_columns");
+    summary.figure(plot::save_and_report(encoding_heatmap(P, 8), out, "encoding"));
+    summary.figure(plot::save_and_report(encoding_curves(P, {0, 8, 16, 32}), out, "encoding_columns"));
     const Array<double> similarity = xt::linalg::dot(P, xt::transpose(P));   // S[i, k] = P_i . P_k
-    plot::save_and_report(similarity_heatmap(similarity, 8), out, "similarity");
+    summary.figure(plot::save_and_report(similarity_heatmap(similarity, 8), out, "similarity"));
 
     TableFacts facts{};
     // Every pair is a point of the unit circle, so every code has squared length d / 2.
@@ -190,7 +190,7 @@ std::vector<TrainedTagger> compare_positions(const RunSettings& run, const Previ
 
 // ---- 4. Longer than anything seen in training.
 void show_extrapolation(const PreviousTokenTask& task, const std::vector<TrainedTagger>& trained, double chance,
-                        const std::filesystem::path& out) {
+                        Summary& summary, const std::filesystem::path& out) {
     std::printf("\n4. The same models on sequences longer than any seen in training (lengths %zu-%zu; the learned table\n"
                 "   has no row for positions %zu-%zu, which all use row %zu):\n"
                 "   %-12s  accuracy per token (per sequence)         at the unseen positions\n"
@@ -217,10 +217,10 @@ void show_extrapolation(const PreviousTokenTask& task, const std::vector<Trained
         std::printf("\n");
         lines.push_back(std::move(line));
     }
-    plot::save_and_report(accuracy_by_length_plot(lengths, lines, task.longest, chance,
-                                                  "Previous letter: accuracy by length (trained on lengths 1-" +
-                                                      std::to_string(task.longest) + ")"),
-                          out, "accuracy_by_length");
+    summary.figure(plot::save_and_report(accuracy_by_length_plot(lengths, lines, task.longest, chance,
+                                                                 "Previous letter: accuracy by length (trained on lengths 1-" +
+                                                                     std::to_string(task.longest) + ")"),
+                                         out, "accuracy_by_length"));
 }
 
 int run(int argc, char** argv) {
@@ -239,7 +239,7 @@ int run(int argc, char** argv) {
     Rng rng(run.seed);
 
     const OrderFacts order = compare_word_orders(rng);
-    const TableFacts table = draw_the_table(out);
+    const TableFacts table = draw_the_table(summary, out);
 
     // Exact facts rather than measurements: a correct implementation lands inside whatever the seed.
     summary.metric("order_difference_without_positions", "largest change of a word's output between orders, no positions",
@@ -263,7 +263,7 @@ int run(int argc, char** argv) {
     std::printf("   (chance: %.3f per token, a letter of the sequence picked at random; without positions a model can\n"
                 "   still do better on short sequences, where few letters are candidates)\n",
                 chance);
-    show_extrapolation(task, trained, chance, out);
+    show_extrapolation(task, trained, chance, summary, out);
     // "1-30", "31-40", "30-39": the training lengths, the longer test lengths, the unseen positions.
     const std::string seen_lengths = std::to_string(task.shortest) + "-" + std::to_string(task.longest);
     const std::string longer_lengths = std::to_string(task.longest + 1) + "-" + std::to_string(longest_test);
@@ -287,9 +287,9 @@ int run(int argc, char** argv) {
                    name + ": accuracy per token, positions " + unseen_positions, beyond.unseen_accuracy());
         summary.setting("parameters_" + key, static_cast<double>(t.model->parameter_count()));
     }
-    plot::save_and_report(accuracy_by_measure_plot(measures, by_measure, chance,
-                                                 "Previous letter: test accuracy of the three models"),
-                          out, "accuracy_by_positions");
+    summary.figure(plot::save_and_report(accuracy_by_measure_plot(measures, by_measure, chance,
+                                                                "Previous letter: test accuracy of the three models"),
+                                         out, "accuracy_by_positions"));
 
     const std::filesystem::path written = summary.finish(out, clock.seconds());
     std::cout << "  wrote " << written.string() << "\n";

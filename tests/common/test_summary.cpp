@@ -41,8 +41,8 @@ TEST_CASE("summary: metrics are judged against their ranges and written to summa
     CHECK(back.number("bleu") == 0.5);
     CHECK(back.number("seconds") == 1.5);
     CHECK_FALSE(back.has("metrics"));
-    // Nothing but summary.json is left: the temporary file was renamed into place.
-    CHECK(std::distance(std::filesystem::directory_iterator(dir), std::filesystem::directory_iterator()) == 1);
+    // Nothing but summary.json and the report are left: the temporary files were renamed into place.
+    CHECK(std::distance(std::filesystem::directory_iterator(dir), std::filesystem::directory_iterator()) == 2);
     std::filesystem::remove_all(dir);
 }
 

@@ -97,6 +97,26 @@ expect "a chapter without Chinese hints falls back to English with a note" 0 'no
 expect "an unknown language is one line and exit 2" 2 "--lang 'fr' is not a language of the course" '!awk' -- plain ./course hint 00.1 --lang fr
 expect "a bad COURSE_LANG says where it came from" 2 "COURSE_LANG 'klingon' is not a language" -- plain COURSE_LANG=klingon ./course hint 00.1
 expect "help mentions both languages" 0 'README\.zh\.md' '--lang zh' -- ./course help
+
+# report: the path of a run's page, or of the index of every page; never needs a desktop
+expect "help lists the report command" 0 '\./course report \[N\] \[--mine\]' -- ./course help
+expect "report before any run says which run to make" 1 'no report yet at out/02_bahdanau_attention/report\.html: run \./course run 02 first' \
+    -- ./course report 2
+expect "report --mine before a --mine run says so" 1 'run \./course run 02 --mine first' -- ./course report 02 --mine
+expect "report with an unknown flag is a usage error" 2 'report: unknown flag --open' -- ./course report 02 --open
+mkdir -p out/02_bahdanau_attention out/mine/05_multi_head_attention
+echo '<!DOCTYPE html>' > out/02_bahdanau_attention/report.html
+echo '{"all_in_range": true}' > out/02_bahdanau_attention/summary.json
+echo '<!DOCTYPE html>' > out/mine/05_multi_head_attention/report.html
+echo '{"all_in_range": false}' > out/mine/05_multi_head_attention/summary.json
+expect "report N prints the page's path, with no desktop to open it in" 0 "^$scratch/out/02_bahdanau_attention/report\.html\$" \
+    -- env -u DISPLAY -u WAYLAND_DISPLAY ./course report 02
+expect "report without N writes and prints the index" 0 "^$scratch/out/index\.html\$" -- env -u DISPLAY ./course report
+expect "the index links every report, reference and --mine, with its verdict" 0 \
+    'href="02_bahdanau_attention/report\.html">02_bahdanau_attention</a>: all metrics in range' \
+    'href="mine/05_multi_head_attention/report\.html">mine/05_multi_head_attention</a>: <span class="out">some metrics out of range' \
+    '!https?:' -- cat out/index.html
+rm -rf out
 rm -f exercises/00_foundations/HINTS.zh.md && git checkout -q -- exercises
 
 # reset restores the stub from git, and refuses without a terminal unless --yes
