@@ -128,12 +128,12 @@ void run_ablations(const AblationRun& baseline, const ch01::Task& task, std::uin
 
     const std::string task_name = " (" + task.name + ", " + std::to_string(baseline.config.steps) + " steps)";
     const std::vector<Labelled> placement = {{"post-norm (baseline)", &baseline}, {"pre-norm", &pre}};
-    plot::save_and_report(compared_losses(placement, "Post-norm against pre-norm" + task_name), out, "ablation_norm_placement");
+    summary.figure(plot::save_and_report(compared_losses(placement, "Post-norm against pre-norm" + task_name), out, "ablation_norm_placement"));
     const std::vector<Labelled> warmup = {{"warm-up (baseline)", &baseline}, {"no warm-up", &no_warmup}};
-    plot::save_and_report(compared_losses(warmup, "With and without warm-up" + task_name), out, "ablation_warmup_loss");
-    plot::save_and_report(compared_schedules(warmup, "The learning rate with and without warm-up"), out, "ablation_warmup_schedule");
+    summary.figure(plot::save_and_report(compared_losses(warmup, "With and without warm-up" + task_name), out, "ablation_warmup_loss"));
+    summary.figure(plot::save_and_report(compared_schedules(warmup, "The learning rate with and without warm-up"), out, "ablation_warmup_schedule"));
     const std::vector<Labelled> statistics = {{"layer norm (baseline)", &baseline}, {"batch norm", &batch}};
-    plot::save_and_report(compared_losses(statistics, "Layer norm against batch norm" + task_name), out, "ablation_layer_vs_batch_norm");
+    summary.figure(plot::save_and_report(compared_losses(statistics, "Layer norm against batch norm" + task_name), out, "ablation_layer_vs_batch_norm"));
 
     for (const AblationRun& variant : variants) {
         if (!variant.failure.empty()) continue;   // the table says why

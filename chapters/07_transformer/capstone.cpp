@@ -155,7 +155,7 @@ void report_capstone(const EarlierRuns& saved, const CapstoneEntry& transformer,
     print_times(entries);
     std::cout << "   where the numbers come from:\n";
     for (const CapstoneEntry& entry : entries) std::printf("     %-22s %s\n", entry.name.c_str(), entry.result.origin.c_str());
-    plot::save_and_report(bleu_by_length(entries), settings.run.out, "capstone");
+    summary.figure(plot::save_and_report(bleu_by_length(entries), settings.run.out, "capstone"));
     record(summary, "chapter01_", entries[0]);
     record(summary, "chapter02_", entries[1]);
     summary.setting("parameters", static_cast<double>(transformer.parameters));

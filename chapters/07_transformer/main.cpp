@@ -88,7 +88,7 @@ int run(int argc, char** argv) {
     {
         Rng rng(settings.run.seed);
         const NormalisationFacts facts = compare_normalisations(rng);
-        plot::save_and_report(normalisation_plot(facts), out, "layer_vs_batch_statistics");
+        summary.figure(plot::save_and_report(normalisation_plot(facts), out, "layer_vs_batch_statistics"));
         // Exact facts rather than measurements: they hold whatever the seed.
         summary.metric("layer_norm_change", "largest change of a layer-normalised row when the batch changes",
                        *std::max_element(facts.layer_change.begin(), facts.layer_change.end()), 0.0, 1e-12);
@@ -150,25 +150,34 @@ int run(int argc, char** argv) {
         // Label smoothing adds to the training loss the cross-entropy against a uniform
         // guess, so it sits well above the validation loss, which has no smoothing.
         if (settings.label_smoothing > 0) curves.series.front().label = "training, label-smoothed (mean of 20 steps)";
-        plot::save_and_report(curves, out, "loss_curves");
-        plot::save_and_report(learning_rate_schedule(config, "Chapter 07: the learning rate"), out, "learning_rate");
+        summary.figure(plot::save_and_report(curves, out, "loss_curves"));
+        summary.figure(plot::save_and_report(learning_rate_schedule(config, "Chapter 07: the learning rate"), out, "learning_rate"));
     }
     plot::LinePlot scores = ch01::scores_by_length({{"07 Transformer", &test}}, "Chapter 07: scores by source length (test set)",
                                                    "source length (tokens)");
     scores.legend = "bottom left";   // every curve stays high, whatever the length
-    plot::save_and_report(scores, out, "scores_by_length");
+    summary.figure(plot::save_and_report(scores, out, "scores_by_length"));
     if (beam)
-        plot::save_and_report(ch01::scores_by_length({{"greedy", &beam->greedy}, {"beam " + std::to_string(beam->beam_size), &beam->beam}},
+        summary.figure(plot::save_and_report(ch01::scores_by_length({{"greedy", &beam->greedy}, {"beam " + std::to_string(beam->beam_size), &beam->beam}},
                                                      "Chapter 07: greedy against beam search (first " +
                                                          std::to_string(beam->pairs.size()) + " test sentences)",
                                                      "source length (tokens)"),
-                              out, "greedy_vs_beam");
+                              out, "greedy_vs_beam"));
     const std::vector<std::string> phrase = task.name == "translation" ? std::vector<std::string>{"zone", "économique", "européenne"}
                                                                       : std::vector<std::string>{};
-    const AttentionMaps maps = attention_maps(model, task, ch02::pick_example(task.corpus.test, phrase, 10), "Chapter 07");
-    plot::save_and_report(maps.encoder_self, out, "attention_encoder_self");
-    plot::save_and_report(maps.decoder_self, out, "attention_decoder_self");
-    plot::save_and_report(maps.cross, out, "attention_cross");
+    const data::Pair& pair = ch02::pick_example(task.corpus.test, phrase, 10);
+    const AttentionMaps maps = attention_maps(model, task, pair, "Chapter 07");
+    summary.figure(plot::save_and_report(maps.encoder_self, out, "attention_encoder_self"));
+    summary.figure(plot::save_and_report(maps.decoder_self, out, "attention_decoder_self"));
+    summary.figure(plot::save_and_report(maps.cross, out, "attention_cross"));
+    // The same weights for the report's explorer: each grid has one row of heads per layer.
+    const std::string reference = data::detokenize(pair.target, task.corpus.level);
+    for (const auto& [grid, kind] : {std::pair{&maps.encoder_self, "encoder self"},
+                                     std::pair{&maps.decoder_self, "decoder causal self"}, std::pair{&maps.cross, "cross"}}) {
+        report::AttentionLabel label("the figure's sentence", kind, 1, 1, reference);
+        label.heads_per_layer = grid->columns;
+        summary.attention(*grid, label);
+    }
     std::cout << "\n" << plot::preview(maps.cross, ::isatty(STDOUT_FILENO) == 1);
 
     // ---- 9. Your own sentence, and saving.
