@@ -1,5 +1,6 @@
 // Self-checks for exercise 01.3: greedy_decode (exercises/01_encoder_decoder/greedy_decode.cpp).
 #include "chapters/01_encoder_decoder/greedy_decode.hpp"
+#include "tests/support/print_tokens.hpp"
 #include "tests/support/property.hpp"
 
 #include <doctest/doctest.h>
