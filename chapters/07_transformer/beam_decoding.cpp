@@ -165,9 +165,7 @@ BeamComparison compare_greedy_and_beam(TransformerSeq2Seq<float>& model, const c
                   << "\n      " << beam_label << "  => " << shown(task, c.beam_k[i]) << "\n";
         const BeamTrace trace = trace_greedy_path(model, task, c.pairs[i], c.greedy_one[i].tokens, beam_size);
         if (trace.greedy_steps == trace.steps)
-            std::printf("   greedy's path was still in the beam when the search stopped, after %zu steps: %zu worse\n"
-                        "   hypotheses had finished first\n",
-                        trace.steps, beam_size);
+            std::printf("   greedy's path was still in the beam when the search stopped, after %zu steps\n", trace.steps);
         else
             std::printf("   greedy's path fell out of the beam at step %zu of %zu\n", trace.greedy_steps + 1, trace.steps);
     }

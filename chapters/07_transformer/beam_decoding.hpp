@@ -28,8 +28,9 @@ LogProbabilityCounts compare_log_probabilities(const std::vector<Hypothesis>& gr
 
 // How long greedy's path survived in the beam of one sentence: beam search run again with
 // a step that watches its rows. greedy_steps == steps: greedy's prefix was among the rows
-// at every step, so the search stopped (enough finished hypotheses) before it could finish;
-// otherwise the beam dropped it after step greedy_steps.
+// at every step, and the search stopped before it could finish (a finished hypothesis
+// scored at least as high as the prefix, or max_len was reached); otherwise the beam dropped
+// it after step greedy_steps.
 struct BeamTrace {
     std::size_t steps = 0;          // decoder steps the search took
     std::size_t greedy_steps = 0;   // the last step at which a row held greedy's prefix

@@ -26,9 +26,11 @@ struct Hypothesis {
 // prefix is extended by every token, score(prefix + v) = score(prefix) + log p(v | prefix),
 // and the best beam_size extensions survive; one that ends in <eos> is finished and
 // leaves the beam.                                                                      (7.6)
-// Stops when beam_size hypotheses have finished, or no alive prefix can still beat the
-// best finished one (log-probabilities only fall), or after max_len tokens (prefixes
-// still alive then count as they are). Returns the hypothesis of highest log_probability.
+// Stops when no prefix is alive, or no alive prefix scores above the best finished
+// hypothesis (log-probabilities only fall, so none of them can overtake it), or after
+// max_len tokens (prefixes still alive then count as they are). However many hypotheses
+// have finished, the search goes on while a better prefix is alive. Returns the hypothesis
+// of highest log_probability.
 // beam_size 1 is greedy decoding. Throws std::invalid_argument if beam_size or max_len is 0.
 template <class T>
 Hypothesis beam_search(const BeamStep<T>& step, std::size_t beam_size, std::size_t max_len, std::int64_t bos_id,

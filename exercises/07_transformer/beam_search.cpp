@@ -20,8 +20,10 @@ Hypothesis beam_search(const BeamStep<T>& step, std::size_t beam_size, std::size
     //             by total log-probability (log_softmax of step's logits, added along the
     //             tokens), compared over all rows' extensions at once; a prefix that ends in
     //             eos_id is finished and leaves the beam; tell step which row each new row
-    //             extends (parents); stop as the contract in beam_search.hpp says. Throw
-    //             std::invalid_argument if beam_size or max_len is 0. Stuck? ./course hint 07.5
+    //             extends (parents); stop when none is alive or none alive scores above
+    //             the best finished hypothesis, or after max_len tokens, as the contract in
+    //             beam_search.hpp says. Throw std::invalid_argument if beam_size or max_len
+    //             is 0. Stuck? ./course hint 07.5
     COURSE_TODO("07.5");
 }
 

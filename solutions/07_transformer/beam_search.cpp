@@ -60,8 +60,9 @@ Hypothesis beam_search(const BeamStep<T>& step, std::size_t beam_size, std::size
         }
         alive = next_alive;
         previous = xt::adapt(next_previous, {next_previous.size()});
-        if (alive.empty() || finished.size() >= beam_size) return best_of(finished);
-        // Log-probabilities only fall, so no alive prefix can overtake a better finished one.
+        if (alive.empty()) return best_of(finished);   // every kept extension ended in <eos>
+        // Log-probabilities only fall, so no alive prefix can overtake a better finished one;
+        // how many have finished does not matter, only whether a better prefix is alive.
         if (!finished.empty() && best_of(alive).log_probability <= best_of(finished).log_probability)
             return best_of(finished);
     }

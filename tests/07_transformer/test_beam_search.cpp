@@ -50,6 +50,13 @@ const Table late_winner = {
     /* from a     */ {0.0001, 0.9, 0.0499, 0.05},
     /* from b     */ {0.0001, 0.5, 0.2499, 0.25}};
 
+// Two worse sentences finish while a better prefix is still alive.
+const Table long_winner = {
+    /* from <bos> */ {0.0001, 0.3, 0.6, 0.0999},
+    /* from <eos> */ {0.25, 0.25, 0.25, 0.25},   // never asked for
+    /* from a     */ {0.0001, 0.2, 0.0999, 0.7},
+    /* from b     */ {0.0001, 0.9, 0.05, 0.0499}};
+
 // A model whose next-token scores depend on the whole prefix (not only the last token), so
 // a beam row fed another row's state scores its tokens wrongly.
 std::vector<double> prefix_log_probabilities(const Tokens& prefix, int seed) {
@@ -132,7 +139,7 @@ TEST_CASE("07.5 beam_search" * doctest::test_suite("ch07")) {
         //   log p(a <eos>) = log 0.5 + log 0.4 = log 0.20 = -1.609.
         // Beam 2 keeps a and b, then compares all six extensions over both rows:
         //   b <eos> 0.4 * 0.9 = 0.36,  a <eos> 0.5 * 0.4 = 0.20,  a b 0.15,  a a 0.14995, ...
-        // Both kept ones end in <eos>: two finished, the search stops with b <eos>, log 0.36 = -1.022.
+        // Both kept ones end in <eos>: none is alive, the search stops with b <eos>, log 0.36 = -1.022.
         const attn::ch07::Hypothesis greedy = attn::ch07::beam_search<double>(markov_step(garden_path), 1, 5, bos, eos);
         const attn::ch07::Hypothesis beam = attn::ch07::beam_search<double>(markov_step(garden_path), 2, 5, bos, eos);
         CHECK(greedy.tokens == Tokens{a, eos});
@@ -142,10 +149,22 @@ TEST_CASE("07.5 beam_search" * doctest::test_suite("ch07")) {
     };
     PROPERTY("an early <eos> does not end the search while an alive prefix can still beat it") {
         // Beam 2, step 1: a 0.5998 stays alive, <eos> 0.4 finishes. a can still beat 0.4, so the
-        // search goes on: a <eos> 0.5998 * 0.9 = 0.5398 > 0.4; two have finished, the search stops.
+        // search goes on. Step 2: a <eos> 0.5998 * 0.9 = 0.5398 > 0.4 finishes, a b 0.5998 * 0.05
+        // = 0.02999 stays alive; it scores below 0.5398 and can only fall, so the search stops.
         const attn::ch07::Hypothesis beam = attn::ch07::beam_search<double>(markov_step(late_winner), 2, 5, bos, eos);
         CHECK(beam.tokens == Tokens{a, eos});
         CHECK(beam.log_probability == doctest::Approx(std::log(0.5998 * 0.9)).epsilon(1e-12));
+    };
+    PROPERTY("beam_size worse finished hypotheses do not end the search while a better prefix is alive") {
+        // Beam 2. Step 1 from <bos>: a 0.6, <eos> 0.3, b 0.0999; a stays alive, <eos> finishes (0.3).
+        // Step 2 from a: a b 0.6 * 0.7 = 0.42, a <eos> 0.6 * 0.2 = 0.12, a a 0.05994; a b stays
+        //   alive, a <eos> finishes (0.12). Two (beam_size) have finished, but the alive a b (0.42)
+        //   scores above the best of them (0.3), so the search goes on.
+        // Step 3 from b: a b <eos> 0.42 * 0.9 = 0.378 finishes, a b a 0.42 * 0.05 = 0.021 stays
+        //   alive; 0.021 < 0.378, so the search stops with a b <eos>, log 0.378 = -0.973 (> log 0.3).
+        const attn::ch07::Hypothesis beam = attn::ch07::beam_search<double>(markov_step(long_winner), 2, 5, bos, eos);
+        CHECK(beam.tokens == Tokens{a, b, eos});
+        CHECK(beam.log_probability == doctest::Approx(std::log(0.6 * 0.7 * 0.9)).epsilon(1e-12));
     };
     PROPERTY("log_probability is the sum of the log-softmax entries along the tokens, <eos> included") {
         for (int seed = 1; seed <= 5; ++seed) {
