@@ -31,8 +31,9 @@ struct LinePlot {
     bool log_x = false, log_y = false;
     std::optional<double> y_min, y_max;     // fixed y range; unset = automatic
     std::vector<std::string> x_tick_labels; // if set: tick i at x = i shows this label
-    // Where the legend goes: "outside" (right of the plot) or a gnuplot position inside the
-    // plot such as "bottom left" or "top right" (for long labels that would squeeze the plot).
+    // Where the legend goes: "outside" (right of the plot), "below" (under the plot, one entry
+    // per line: long labels over lines that fill every corner), or a gnuplot position inside
+    // the plot such as "bottom left" or "top right" (for long labels that would squeeze the plot).
     std::string legend = "outside";
 };
 

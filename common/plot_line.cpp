@@ -105,9 +105,12 @@ std::string line_plot_settings(const LinePlot& plot) {
            "set grid xtics ytics mxtics mytics lt 1 lc rgb '#DDDDDD' lw 1, lt 1 lc rgb '#EFEFEF' lw 1\n"
            "set autoscale fix\n"
            "set offsets graph 0.02, graph 0.02, graph 0.05, graph 0.05  # a little air around the data\n";
-    out += plot.legend == "outside"
-               ? "set key outside right top Left reverse samplen 2.5 spacing 1.3  # beside the data\n"
-               : "set key inside " + plot.legend + " Left reverse samplen 2.5 spacing 1.3 box opaque\n";
+    if (plot.legend == "outside")
+        out += "set key outside right top Left reverse samplen 2.5 spacing 1.3  # beside the data\n";
+    else if (plot.legend == "below")
+        out += "set key below Left reverse samplen 2.5 spacing 1.3 maxcols 1  # under the axis label\n";
+    else
+        out += "set key inside " + plot.legend + " Left reverse samplen 2.5 spacing 1.3 box opaque\n";
     if (plot.log_x) out += "set logscale x\n";
     if (plot.log_y) out += "set logscale y\n";
     if (plot.log_x && plot.x_tick_labels.empty()) {

@@ -132,10 +132,19 @@ BeamComparison compare_greedy_and_beam(TransformerSeq2Seq<float>& model, const c
     const std::vector<std::vector<std::string>> greedy_one_words = as_words(task, c.greedy_one);
     for (std::size_t i = 0; i < n; ++i) c.greedy_agrees += greedy_one_words[i] == part6[i] ? 1 : 0;
     c.greedy = ch01::score_outputs(task, c.pairs, part6);
-    c.beam = ch01::score_outputs(task, c.pairs, as_words(task, c.beam_k));
+    const std::vector<std::vector<std::string>> beam_words_of = as_words(task, c.beam_k);
+    c.beam = ch01::score_outputs(task, c.pairs, beam_words_of);
     c.greedy_log_probability = mean_log_probability(c.greedy_one);
     c.beam_log_probability = mean_log_probability(c.beam_k);
     c.counts = compare_log_probabilities(c.greedy_one, c.beam_k);
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::size_t greedy_words = greedy_one_words[i].size(), beam_words = beam_words_of[i].size();
+        c.greedy_length += static_cast<double>(greedy_words) / static_cast<double>(n);
+        c.beam_length += static_cast<double>(beam_words) / static_cast<double>(n);
+        c.reference_length += static_cast<double>(c.pairs[i].target.size()) / static_cast<double>(n);
+        c.beam_shorter += beam_words < greedy_words ? 1 : 0;
+        c.beam_longer += beam_words > greedy_words ? 1 : 0;
+    }
 
     const std::string beam_label = "beam " + std::to_string(beam_size);
     std::printf("\n7. Greedy against beam search (7.6), beam %zu, on the first %zu test sentences, one sentence at a\n"
@@ -153,9 +162,13 @@ BeamComparison compare_greedy_and_beam(TransformerSeq2Seq<float>& model, const c
     std::printf("    %-8s %6zu %16.3f %16.3f\n", "all", n, c.greedy.overall.bleu, c.beam.overall.bleu);
     std::printf("    %-15s %16.3f %16.3f\n", "exact match", c.greedy.overall.exact_match, c.beam.overall.exact_match);
     std::printf("    %-15s %16.3f %16.3f\n", "mean log p", c.greedy_log_probability, c.beam_log_probability);
+    std::printf("    %-15s %16.2f %16.2f   (words; the references: %.2f)\n", "mean length", c.greedy_length, c.beam_length,
+                c.reference_length);
     std::printf("    %-15s %16.1f %16.1f   (CPU seconds, one sentence at a time)\n", "time", c.greedy_seconds,
                 c.beam_seconds);
     std::printf("   beam 1 gives part 6's greedy output on %zu of %zu sentences\n", c.greedy_agrees, n);
+    std::printf("   beam %zu's output is shorter than greedy's on %zu sentences, longer on %zu\n", beam_size, c.beam_shorter,
+                c.beam_longer);
     std::printf("   beam %zu's log-probability against greedy's: %zu below, %zu equal (the same output), %zu above\n",
                 beam_size, c.counts.below, c.counts.equal, c.counts.above);
     if (c.counts.largest_fall >= 0) {
@@ -189,6 +202,11 @@ void record_beam_comparison(Summary& summary, const BeamComparison& c, const Ran
                static_cast<double>(c.counts.equal));
     add_metric(summary, ranges, "beam_above_greedy", "sentences beam search scored above greedy (log-probability)",
                static_cast<double>(c.counts.above));
+    add_metric(summary, ranges, "beam_mean_length", "mean words per output of beam search" + on, c.beam_length);
+    add_metric(summary, ranges, "greedy_mean_length", "mean words per output of greedy decoding" + on, c.greedy_length);
+    add_metric(summary, ranges, "reference_mean_length", "mean words per reference" + on, c.reference_length);
+    add_metric(summary, ranges, "beam_shorter_than_greedy", "sentences where beam search's output is shorter than greedy's",
+               static_cast<double>(c.beam_shorter));
     add_metric(summary, ranges, "beam_one_is_greedy", "sentences where beam 1 gave part 6's greedy output",
                static_cast<double>(c.greedy_agrees));
 }

@@ -46,6 +46,10 @@ struct BeamComparison {
     std::size_t greedy_agrees = 0;                // sentences where beam 1 gives part 6's greedy output
     double greedy_log_probability = 0, beam_log_probability = 0;   // mean over the sentences
     LogProbabilityCounts counts;
+    // Words per output (without <eos>), beside the references': an unnormalised total favours
+    // short outputs, and these say whether the beam took that bait.
+    double greedy_length = 0, beam_length = 0, reference_length = 0;   // means
+    std::size_t beam_shorter = 0, beam_longer = 0;                      // sentences, against greedy's
     double greedy_seconds = 0, beam_seconds = 0;  // CPU seconds, one sentence at a time
 };
 

@@ -88,7 +88,7 @@ plot::LinePlot bleu_by_length(const std::vector<CapstoneEntry>& entries) {
     figure.ylabel = "BLEU on the test set";
     figure.y_min = 0.0;
     figure.y_max = 1.05;
-    figure.legend = "bottom left";   // the context vector's line falls to the bottom right
+    figure.legend = "below";   // the lines fill the corners: near 1, and falling towards 0
     for (const CapstoneEntry& entry : entries) {
         plot::Series bleu{entry.name + " (" + budget(entry.result.run) + ")", {}, {}, false, true};
         const std::vector<ch01::BucketScores>& buckets = entry.result.run.test.buckets;

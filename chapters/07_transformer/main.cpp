@@ -157,12 +157,14 @@ int run(int argc, char** argv) {
                                                    "source length (tokens)");
     scores.legend = "bottom left";   // every curve stays high, whatever the length
     summary.figure(plot::save_and_report(scores, out, "scores_by_length"));
-    if (beam)
-        summary.figure(plot::save_and_report(ch01::scores_by_length({{"greedy", &beam->greedy}, {"beam " + std::to_string(beam->beam_size), &beam->beam}},
-                                                     "Chapter 07: greedy against beam search (first " +
-                                                         std::to_string(beam->pairs.size()) + " test sentences)",
-                                                     "source length (tokens)"),
-                              out, "greedy_vs_beam"));
+    if (beam) {
+        plot::LinePlot compared = ch01::scores_by_length({{"greedy", &beam->greedy}, {"beam " + std::to_string(beam->beam_size), &beam->beam}},
+                                                         "Chapter 07: greedy against beam search (first " +
+                                                             std::to_string(beam->pairs.size()) + " test sentences)",
+                                                         "source length (tokens)");
+        compared.legend = "below";   // four curves, close together wherever the model is good
+        summary.figure(plot::save_and_report(compared, out, "greedy_vs_beam"));
+    }
     const std::vector<std::string> phrase = task.name == "translation" ? std::vector<std::string>{"zone", "économique", "européenne"}
                                                                       : std::vector<std::string>{};
     const data::Pair& pair = ch02::pick_example(task.corpus.test, phrase, 10);
