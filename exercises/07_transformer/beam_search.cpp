@@ -23,7 +23,10 @@ Hypothesis beam_search(const BeamStep<T>& step, std::size_t beam_size, std::size
     //             extends (parents); stop when none is alive or none alive scores above
     //             the best finished hypothesis, or after max_len tokens, as the contract in
     //             beam_search.hpp says. Throw std::invalid_argument if beam_size or max_len
-    //             is 0. Stuck? ./course hint 07.5
+    //             is 0. The tools: log_softmax(step(tokens, parents)).value() is a plain
+    //             (rows, vocab) array of log-probabilities, read as scores(r, v); the tokens
+    //             to feed are an IndexVector, e.g. IndexVector tokens = IndexVector::from_shape({n}).
+    //             Stuck? ./course hint 07.5
     COURSE_TODO("07.5");
 }
 
