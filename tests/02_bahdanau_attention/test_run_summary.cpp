@@ -9,6 +9,7 @@
 #include <doctest/doctest.h>
 
 #include <filesystem>
+#include <unistd.h>
 
 namespace {
 
@@ -36,7 +37,7 @@ TEST_CASE("run summary: what write_run records, read_run reads back; an empty bu
     run_settings.steps = 120;
     attn::Summary summary("01_encoder_decoder", run_settings);
     attn::ch01::write_run(summary, run, {});
-    const std::filesystem::path dir = std::filesystem::temp_directory_path() / "attn_test_run_summary";
+    const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("attn_test_run_summary_" + std::to_string(::getpid()));
     std::filesystem::remove_all(dir);
     const std::filesystem::path written = summary.finish(dir, 4.0);
 
@@ -69,7 +70,7 @@ TEST_CASE("run summary: what write_run records, read_run reads back; an empty bu
 TEST_CASE("run summary: the training's CPU time is read back where recorded, 0 where not" *
           doctest::test_suite("ch02.summary")) {
     const attn::ch01::Task task = task_with_buckets({10});
-    const std::filesystem::path dir = std::filesystem::temp_directory_path() / "attn_test_run_summary_cpu";
+    const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("attn_test_run_summary_cpu_" + std::to_string(::getpid()));
     for (const double cpu_seconds : {0.0, 2.5}) {
         attn::ch01::RunRecord run;
         run.settings = {{"task", "translation"}, {"data", "none"}, {"variant", "reference"}, {"seed", "42"},

@@ -47,7 +47,7 @@ struct Model : attn::Module<double> {
 };
 
 std::filesystem::path fresh_dir(const std::string& name) {
-    const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("attn_test_" + name);
+    const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("attn_test_" + name + "_" + std::to_string(::getpid()));
     std::filesystem::remove_all(dir);
     return dir;
 }

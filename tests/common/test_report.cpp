@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include <filesystem>
+#include <unistd.h>
 
 namespace {
 
@@ -34,7 +35,7 @@ attn::plot::Heatmap two_by_two(const std::string& title, double a, double b) {
 
 TEST_CASE("report: the page embeds summary.json's text, the weights and the figures; it fetches nothing" *
           doctest::test_suite("common")) {
-    const std::filesystem::path dir = std::filesystem::temp_directory_path() / "attn_test_report";
+    const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("attn_test_report_" + std::to_string(::getpid()));
     std::filesystem::remove_all(dir);
     std::filesystem::create_directories(dir);
     attn::write_text_atomically(dir / "tiny.svg", "<svg/>");

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <unistd.h>
 
 TEST_CASE("summary: JSON strings and numbers are escaped" * doctest::test_suite("common")) {
     CHECK(attn::json_string("a \"quoted\" \\ path\n") == "\"a \\\"quoted\\\" \\\\ path\\n\"");
@@ -16,7 +17,7 @@ TEST_CASE("summary: JSON strings and numbers are escaped" * doctest::test_suite(
 
 TEST_CASE("summary: metrics are judged against their ranges and written to summary.json" *
           doctest::test_suite("common")) {
-    const std::filesystem::path dir = std::filesystem::temp_directory_path() / "attn_test_summary";
+    const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("attn_test_summary_" + std::to_string(::getpid()));
     std::filesystem::remove_all(dir);
     attn::RunSettings settings;
     attn::Summary summary("99_test", settings);
@@ -48,7 +49,7 @@ TEST_CASE("summary: metrics are judged against their ranges and written to summa
 
 TEST_CASE("summary: reading a missing or null key throws an error naming the file and the key" *
           doctest::test_suite("common")) {
-    const std::filesystem::path dir = std::filesystem::temp_directory_path() / "attn_test_summary_missing";
+    const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("attn_test_summary_missing_" + std::to_string(::getpid()));
     std::filesystem::remove_all(dir);
     attn::RunSettings settings;
     attn::Summary summary("99_test", settings);
