@@ -155,8 +155,13 @@ Array<T> broadcast_to(const Array<T>& a, const Shape& shape) {
 
 template <class T>
 Array<T> sum_to_shape(Array<T> g, const Shape& shape) {
+    if (shape_of(g) == shape) return g;
+    return reduce_to_shape(g, shape);
+}
+
+template <class T>
+Array<T> reduce_to_shape(const Array<T>& g, const Shape& shape) {
     const Shape g_shape = shape_of(g);
-    if (g_shape == shape) return g;
     std::size_t target_size = 1;
     for (const std::size_t d : shape) target_size *= d;
     // Fast path for a bias: `shape` is g's trailing axes, so g is `rows` copies of it.
@@ -191,6 +196,8 @@ template void permute_copy(const float*, const Shape&, const Shape&, float*);
 template void permute_copy(const double*, const Shape&, const Shape&, double*);
 template Array<float> sum_to_shape(Array<float>, const Shape&);
 template Array<double> sum_to_shape(Array<double>, const Shape&);
+template Array<float> reduce_to_shape(const Array<float>&, const Shape&);
+template Array<double> reduce_to_shape(const Array<double>&, const Shape&);
 template Array<float> broadcast_to(const Array<float>&, const Shape&);
 template Array<double> broadcast_to(const Array<double>&, const Shape&);
 

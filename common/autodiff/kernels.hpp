@@ -57,6 +57,8 @@ private:
 // Sums g over the axes along which a tensor of `shape` was broadcast to g's shape. Takes g
 // by value: when nothing was broadcast it is handed back as it is (moved, not copied).
 template <class T> Array<T> sum_to_shape(Array<T> g, const Shape& shape);
+// The sum itself, for a g whose shape differs from `shape`; reads g without copying it.
+template <class T> Array<T> reduce_to_shape(const Array<T>& g, const Shape& shape);
 
 // a broadcast to `shape` and materialized (a copy only when the shapes differ).
 template <class T> Array<T> broadcast_to(const Array<T>& a, const Shape& shape);

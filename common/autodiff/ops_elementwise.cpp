@@ -68,15 +68,49 @@ void add_grad(Node<T>& input, Array<T> g) {
     if (input.requires_grad) accumulate_grad(input, sum_to_shape(std::move(g), shape_of(input.value)));
 }
 
+// The same for a g the caller still needs: read in place, copied only when it becomes the
+// input's first gradient as it is (nothing broadcast).
+template <class T>
+void add_grad_from(Node<T>& input, const Array<T>& g) {
+    if (!input.requires_grad) return;
+    const Shape shape = shape_of(input.value);
+    if (shape_of(g) == shape) accumulate_grad(input, g);
+    else accumulate_grad(input, kernels::reduce_to_shape(g, shape));
+}
+
+// The backward of a one-input op whose gradient is dx = f(dy, s) entry by entry, with s a
+// saved value of dy's shape: computed over dy's own buffer (the tape drops dy right after
+// this op's backward, so no fresh buffer is needed) and handed to x.
+template <class T, class F>
+void pass_back(Node<T>& self, const Array<T>& saved, F f) {
+    T* g = self.grad.data();
+    const T* s = saved.data();
+    for (std::size_t k = 0; k < self.grad.size(); ++k) g[k] = f(g[k], s[k]);
+    accumulate_grad(*self.inputs[0], std::move(self.grad));
+}
+
+// The same for dx = f(dy).
+template <class T, class F>
+void pass_back(Node<T>& self, F f) {
+    T* g = self.grad.data();
+    for (std::size_t k = 0; k < self.grad.size(); ++k) g[k] = f(g[k]);
+    accumulate_grad(*self.inputs[0], std::move(self.grad));
+}
+
 }  // namespace
 
 template <class T>
 Var<T> operator+(const Var<T>& a, const Var<T>& b) {
     Array<T> out = apply_binary(a.value(), b.value(), "add", [](T x, T y) { return x + y; });
     return record_op<T>("add", std::move(out), {a, b}, Reads::nothing, [](Node<T>& self) {
-        // out = a + b:  da = dout, db = dout (each summed over its broadcast axes)
-        add_grad(*self.inputs[0], self.grad);
-        add_grad(*self.inputs[1], std::move(self.grad));   // the tape frees it next anyway
+        // out = a + b:  da = dout, db = dout (each summed over its broadcast axes). dout can be
+        // handed over (moved, the tape frees it next anyway) once: to an input of its own shape,
+        // after the other input has read it.
+        Node<T>& a = *self.inputs[0];
+        Node<T>& b = *self.inputs[1];
+        const bool b_full = shape_of(b.value) == shape_of(self.grad);
+        add_grad_from(b_full ? a : b, self.grad);
+        add_grad(b_full ? b : a, std::move(self.grad));
     });
 }
 
@@ -84,9 +118,12 @@ template <class T>
 Var<T> operator-(const Var<T>& a, const Var<T>& b) {
     Array<T> out = apply_binary(a.value(), b.value(), "sub", [](T x, T y) { return x - y; });
     return record_op<T>("sub", std::move(out), {a, b}, Reads::nothing, [](Node<T>& self) {
-        // out = a - b:  da = dout, db = -dout
-        add_grad(*self.inputs[0], self.grad);
-        if (self.inputs[1]->requires_grad) add_grad(*self.inputs[1], Array<T>(-self.grad));
+        // out = a - b:  da = dout, db = -dout (negated in dout's own buffer once a has read it)
+        add_grad_from(*self.inputs[0], self.grad);
+        if (!self.inputs[1]->requires_grad) return;
+        T* g = self.grad.data();
+        for (std::size_t k = 0; k < self.grad.size(); ++k) g[k] = -g[k];
+        add_grad(*self.inputs[1], std::move(self.grad));
     });
 }
 
@@ -99,7 +136,15 @@ Var<T> operator*(const Var<T>& a, const Var<T>& b) {
         const auto times = [](T x, T y) { return x * y; };
         // out = a * b:  da = dout * b, db = dout * a
         if (na.requires_grad) add_grad(na, apply_binary(self.grad, nb.value, "mul", times));
-        if (nb.requires_grad) add_grad(nb, apply_binary(self.grad, na.value, "mul", times));
+        if (!nb.requires_grad) return;
+        if (shape_of(na.value) != shape_of(self.grad)) {
+            add_grad(nb, apply_binary(self.grad, na.value, "mul", times));
+            return;
+        }
+        T* g = self.grad.data();   // dout * a over dout's own buffer: da above has read it
+        const T* x = na.value.data();
+        for (std::size_t k = 0; k < self.grad.size(); ++k) g[k] = times(g[k], x[k]);
+        add_grad(nb, std::move(self.grad));
     });
 }
 
@@ -109,17 +154,24 @@ Var<T> operator/(const Var<T>& a, const Var<T>& b) {
     return record_op<T>("div", std::move(out), {a, b}, Reads::inputs_and_output, [](Node<T>& self) {
         Node<T>& na = *self.inputs[0];
         Node<T>& nb = *self.inputs[1];
-        const Array<T> g_over_b = apply_binary(self.grad, nb.value, "div", [](T x, T y) { return x / y; });
+        Array<T> g_over_b = apply_binary(self.grad, nb.value, "div", [](T x, T y) { return x / y; });
         // out = a / b:  da = dout / b,  db = -dout * a / b^2 = -(dout / b) * out
-        if (na.requires_grad) add_grad(na, g_over_b);
-        if (nb.requires_grad) add_grad(nb, apply_binary(g_over_b, self.value, "div", [](T x, T y) { return -x * y; }));
+        if (!nb.requires_grad) {
+            add_grad(na, std::move(g_over_b));
+            return;
+        }
+        add_grad_from(na, g_over_b);
+        T* g = g_over_b.data();   // -(dout / b) * out over g_over_b's buffer (of out's shape)
+        const T* y = self.value.data();
+        for (std::size_t k = 0; k < g_over_b.size(); ++k) g[k] = -g[k] * y[k];
+        add_grad(nb, std::move(g_over_b));
     });
 }
 
 template <class T>
 Var<T> operator-(const Var<T>& a) {
     return record_op<T>("neg", apply_unary(a.value(), [](T x) { return -x; }), {a}, Reads::nothing, [](Node<T>& self) {
-        accumulate_grad(*self.inputs[0], apply_unary(self.grad, [](T g) { return -g; }));   // out = -a
+        pass_back(self, [](T g) { return -g; });   // out = -a
     });
 }
 
@@ -137,7 +189,7 @@ template <class T>
 Var<T> operator*(const Var<T>& a, Scalar<T> s) {
     return record_op<T>("mul_scalar", apply_unary(a.value(), [s](T x) { return x * s; }), {a}, Reads::nothing,
                         [s](Node<T>& self) {
-        accumulate_grad(*self.inputs[0], apply_unary(self.grad, [s](T g) { return g * s; }));   // out = s a
+        pass_back(self, [s](T g) { return g * s; });   // out = s a
     });
 }
 template <class T> Var<T> operator*(Scalar<T> s, const Var<T>& a) { return a * s; }
@@ -150,7 +202,7 @@ Var<T> tanh(const Var<T>& x) {
     Array<T> y = xt::tanh(x.value());   // xsimd-vectorized: several times faster than std::tanh in a loop
     return record_op<T>("tanh", std::move(y), {x}, Reads::output, [](Node<T>& self) {
         // y = tanh(x):  dx = dy * (1 - y^2)
-        accumulate_grad(*self.inputs[0], apply_binary(self.grad, self.value, "tanh", [](T g, T y) { return g * (1 - y * y); }));
+        pass_back(self, self.value, [](T g, T y) { return g * (1 - y * y); });
     });
 }
 
@@ -160,7 +212,7 @@ Var<T> sigmoid(const Var<T>& x) {
     Array<T> y = T(1) / (T(1) + xt::exp(-x.value()));   // vectorized like tanh
     return record_op<T>("sigmoid", std::move(y), {x}, Reads::output, [](Node<T>& self) {
         // y = 1 / (1 + exp(-x)):  dx = dy * y (1 - y)
-        accumulate_grad(*self.inputs[0], apply_binary(self.grad, self.value, "sigmoid", [](T g, T y) { return g * y * (1 - y); }));
+        pass_back(self, self.value, [](T g, T y) { return g * y * (1 - y); });
     });
 }
 
@@ -169,7 +221,7 @@ Var<T> relu(const Var<T>& x) {
     Array<T> y = apply_unary(x.value(), [](T v) { return v > 0 ? v : T(0); });
     return record_op<T>("relu", std::move(y), {x}, Reads::output, [](Node<T>& self) {
         // y = max(x, 0):  dx = dy where y > 0
-        accumulate_grad(*self.inputs[0], apply_binary(self.grad, self.value, "relu", [](T g, T y) { return y > 0 ? g : T(0); }));
+        pass_back(self, self.value, [](T g, T y) { return y > 0 ? g : T(0); });
     });
 }
 
@@ -178,7 +230,7 @@ Var<T> exp(const Var<T>& x) {
     Array<T> y = xt::exp(x.value());
     return record_op<T>("exp", std::move(y), {x}, Reads::output, [](Node<T>& self) {
         // y = exp(x):  dx = dy * y
-        accumulate_grad(*self.inputs[0], apply_binary(self.grad, self.value, "exp", [](T g, T y) { return g * y; }));
+        pass_back(self, self.value, [](T g, T y) { return g * y; });
     });
 }
 
@@ -187,8 +239,7 @@ Var<T> log(const Var<T>& x) {
     Array<T> y = xt::log(x.value());
     return record_op<T>("log", std::move(y), {x}, Reads::inputs, [](Node<T>& self) {
         // y = log(x):  dx = dy / x
-        Node<T>& in = *self.inputs[0];
-        accumulate_grad(in, apply_binary(self.grad, in.value, "log", [](T g, T v) { return g / v; }));
+        pass_back(self, self.inputs[0]->value, [](T g, T v) { return g / v; });
     });
 }
 
@@ -197,7 +248,7 @@ Var<T> sqrt(const Var<T>& x) {
     Array<T> y = xt::sqrt(x.value());
     return record_op<T>("sqrt", std::move(y), {x}, Reads::output, [](Node<T>& self) {
         // y = sqrt(x):  dx = dy / (2 y)
-        accumulate_grad(*self.inputs[0], apply_binary(self.grad, self.value, "sqrt", [](T g, T y) { return g / (2 * y); }));
+        pass_back(self, self.value, [](T g, T y) { return g / (2 * y); });
     });
 }
 

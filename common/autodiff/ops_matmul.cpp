@@ -5,8 +5,6 @@
 
 namespace attn {
 
-using kernels::grad_buffer;
-
 namespace {
 
 struct GemmShape {
@@ -91,12 +89,13 @@ Var<T> bmm(const Var<T>& A, const Var<T>& B, bool transpose_a, bool transpose_b)
     return record_op<T>("bmm", std::move(C), {A, B}, Reads::inputs, [=](Node<T>& self) {
         Node<T>& a = *self.inputs[0];
         Node<T>& b = *self.inputs[1];
-        T* dA = a.requires_grad ? grad_buffer(a).data() : nullptr;   // zeros first: one buffer, many gemms
-        T* dB = b.requires_grad ? grad_buffer(b).data() : nullptr;
+        T beta_a = 0, beta_b = 0;   // as in matmul: a fresh gradient is written, an existing one added to
+        T* dA = gradient_target(a, beta_a);
+        T* dB = gradient_target(b, beta_b);
         for (std::size_t i = 0; i < batch; ++i)   // C[i] = op(A[i]) op(B[i])
             gemm_backward<T>(transpose_a, transpose_b, s, a.value.data() + i * a_step, b.value.data() + i * b_step,
                              self.grad.data() + i * c_step, dA ? dA + i * a_step : nullptr,
-                             dB ? dB + i * b_step : nullptr, T(1), T(1));
+                             dB ? dB + i * b_step : nullptr, beta_a, beta_b);
     });
 }
 

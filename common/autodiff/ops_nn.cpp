@@ -3,6 +3,7 @@
 #include "common/autodiff/ops.hpp"
 #include "common/random.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -127,10 +128,13 @@ Var<T> cross_entropy(const Var<T>& logits, const xt::xarray<std::int64_t>& targe
                         [=, p = std::move(p)](Node<T>& self) {
         // loss_r = -sum_c q_c log p_c with q = (1 - eps) onehot(t) + eps / C:  dlogits_r = p - q
         const T d = self.grad.data()[0] * scale;
-        Array<T> g = xt::zeros<T>(self.inputs[0]->value.shape());
+        Array<T> g = kernels::empty_array<T>(kernels::shape_of(self.inputs[0]->value));
         for (std::size_t r = 0; r < N; ++r) {
             const std::int64_t t = targets.data()[r];
-            if (t == ignore_index) continue;
+            if (t == ignore_index) {   // an ignored row gets no gradient; every other row is written below
+                std::fill(g.data() + r * C, g.data() + (r + 1) * C, T(0));
+                continue;
+            }
             for (std::size_t c = 0; c < C; ++c) {
                 const T q = uniform + (static_cast<std::int64_t>(c) == t ? on_target : T(0));
                 g.data()[r * C + c] = d * (p.data()[r * C + c] - q);

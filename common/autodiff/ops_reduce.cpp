@@ -112,7 +112,7 @@ Var<T> scaled_total(const Var<T>& x, T scale, const char* op) {
     return record_op<T>(op, std::move(out), {x}, Reads::nothing, [scale](Node<T>& self) {
         // out = scale * sum_k x[k]:  dx[k] = scale * dout
         Node<T>& in = *self.inputs[0];
-        Array<T> g = xt::zeros<T>(in.value.shape());
+        Array<T> g = kernels::empty_array<T>(kernels::shape_of(in.value));
         g.fill(scale * self.grad.data()[0]);
         accumulate_grad(in, std::move(g));
     });

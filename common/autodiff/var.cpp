@@ -70,12 +70,11 @@ T Var<T>::item() const {
 template <class T> Var<T> parameter(Array<T> value) { return Var<T>(std::move(value), true); }
 template <class T> Var<T> constant(Array<T> value) { return Var<T>(std::move(value), false); }
 
+namespace {
+
+// node.grad += g for a node that already has a gradient.
 template <class T>
-void accumulate_grad(Node<T>& node, Array<T>&& g) {
-    if (node.grad.size() == 0) {
-        node.grad = std::move(g);
-        return;
-    }
+void add_to_grad(Node<T>& node, const Array<T>& g) {
     if (node.grad.size() != g.size())
         throw std::logic_error("accumulate_grad: gradient of shape " + shape_string(g) + " for a value of shape " +
                                shape_string(node.value) + " (op " + node.op + ")");
@@ -84,9 +83,18 @@ void accumulate_grad(Node<T>& node, Array<T>&& g) {
     for (std::size_t k = 0; k < g.size(); ++k) out[k] += in[k];
 }
 
+}  // namespace
+
+template <class T>
+void accumulate_grad(Node<T>& node, Array<T>&& g) {
+    if (node.grad.size() == 0) node.grad = std::move(g);
+    else add_to_grad(node, g);
+}
+
 template <class T>
 void accumulate_grad(Node<T>& node, const Array<T>& g) {
-    accumulate_grad(node, Array<T>(g));
+    if (node.grad.size() == 0) node.grad = g;   // the only case that needs a copy
+    else add_to_grad(node, g);
 }
 
 template <class T>

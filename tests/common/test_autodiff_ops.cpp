@@ -76,6 +76,28 @@ TEST_CASE("autodiff: element-wise ops broadcast and differentiate" * doctest::te
         CHECK_GRADIENT([](const Vars& v) { return v[0] * v[1]; }, in, one_op);
         CHECK_GRADIENT([](const Vars& v) { return v[0] / v[1]; }, in, one_op);
     }
+    SUBCASE("one side a constant: only the other receives a gradient") {
+        // The backward passes hand the output's gradient over to an input, or compute an input's
+        // gradient in its buffer, once the other input has read it; with one side a constant
+        // (whether it is the full-shaped side or the broadcast one) only one gradient is computed.
+        for (const auto& [sa, sb] : shapes) {
+            CAPTURE(attn::shape_string(sa));
+            CAPTURE(attn::shape_string(sb));
+            const Var<double> c = attn::constant<double>(positive(sb, 14));
+            const std::vector<A> in{positive(sa, 15)};
+            CHECK_GRADIENT([c](const Vars& v) { return v[0] + c; }, in, one_op);
+            CHECK_GRADIENT([c](const Vars& v) { return c - v[0]; }, in, one_op);
+            CHECK_GRADIENT([c](const Vars& v) { return c * v[0]; }, in, one_op);
+            CHECK_GRADIENT([c](const Vars& v) { return v[0] / c; }, in, one_op);
+            CHECK_GRADIENT([c](const Vars& v) { return c / v[0]; }, in, one_op);
+        }
+    }
+    SUBCASE("one Var on both sides, worked by hand") {
+        // d(x + x) = 2, d(x - x) = 0, d(x * x) = 2x, d(x / x) = 1/x - x/x^2 = 0, each the sum of two shares
+        const Var<double> x = attn::parameter<double>(A{2.0, -0.5});
+        attn::backward(attn::sum((x + x) + (x - x) + (x * x) + (x / x)));
+        CHECK_ALLCLOSE(x.grad(), A({2.0 + 4.0, 2.0 - 1.0}), 0.0, 1e-15);
+    }
     SUBCASE("broadcast values worked by hand") {
         // [[1], [2]] + [10, 20, 30] = [[11, 21, 31], [12, 22, 32]]
         const Var<double> sum = attn::constant<double>(A(xt::xtensor<double, 2>{{1.0}, {2.0}})) + attn::constant<double>(A{10, 20, 30});
