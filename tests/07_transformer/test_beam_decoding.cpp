@@ -5,6 +5,7 @@
 #include "chapters/01_encoder_decoder/task.hpp"
 #include "chapters/07_transformer/beam_decoding.hpp"
 #include "common/autodiff/ops.hpp"
+#include "tests/07_transformer/tiny_model.hpp"
 
 #include <doctest/doctest.h>
 
@@ -16,16 +17,7 @@ using attn::ch07::TransformerSeq2Seq;
 
 namespace {
 
-ch07::TranslationSizes tiny_sizes() {
-    ch07::TranslationSizes sizes;
-    sizes.source_vocab = 9;
-    sizes.target_vocab = 8;
-    sizes.transformer.d_model = 8;
-    sizes.transformer.heads = 2;
-    sizes.transformer.feed_forward = 16;
-    sizes.transformer.encoder_layers = sizes.transformer.decoder_layers = 2;
-    return sizes;
-}
+using attn::ch07::testing::tiny_sizes;
 
 // log p(tokens | source) by teacher forcing: the whole target in one forward pass.
 double teacher_forced_log_probability(TransformerSeq2Seq<double>& model, const IndexMatrix& source,

@@ -5,6 +5,7 @@
 #include "chapters/01_encoder_decoder/task.hpp"
 #include "chapters/01_encoder_decoder/training.hpp"
 #include "chapters/07_transformer/translation_model.hpp"
+#include "tests/07_transformer/tiny_model.hpp"
 
 #include <doctest/doctest.h>
 
@@ -17,16 +18,7 @@ using attn::ch07::TranslationSizes;
 
 namespace {
 
-TranslationSizes tiny_sizes() {
-    TranslationSizes sizes;
-    sizes.source_vocab = 9;
-    sizes.target_vocab = 8;
-    sizes.transformer.d_model = 8;
-    sizes.transformer.heads = 2;
-    sizes.transformer.feed_forward = 16;
-    sizes.transformer.encoder_layers = sizes.transformer.decoder_layers = 2;
-    return sizes;
-}
+using attn::ch07::testing::tiny_sizes;
 
 // Two pairs: sources of 4 and 2 tokens (the second padded), targets of 3 and 1.
 data::Batch tiny_batch() {
