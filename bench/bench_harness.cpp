@@ -47,6 +47,18 @@ double process_cpu_seconds() {
     return seconds(usage.ru_utime) + seconds(usage.ru_stime);
 }
 
+Measurement time_training_step(const std::string& config, const std::function<void()>& step, int steps,
+                               std::size_t parameters, double baseline_mib, int repeats, int warmup) {
+    const double cpu_start = process_cpu_seconds();
+    const double ms = median_ms_per_call(step, steps, repeats, warmup);
+    const double cpu_ms_per_step = 1000.0 * (process_cpu_seconds() - cpu_start) / (warmup + repeats * steps);
+    return {config, 1000.0 / ms, "steps_per_s",
+            {{"cpu_ms_per_step", cpu_ms_per_step},
+             {"parameters", static_cast<double>(parameters)},
+             {"peak_mib", peak_resident_mib()},
+             {"baseline_mib", baseline_mib}}};
+}
+
 std::string json_line(const Measurement& m) {
     return "{\"config\": " + json_string(m.config) + ", \"impl\": \"course\", \"threads\": " +
            std::to_string(blas::threads()) + ", " + json_string(m.unit) + ": " + json_number(m.value) +

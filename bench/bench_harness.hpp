@@ -29,5 +29,12 @@ double peak_resident_mib();
 // busy machine it measures a one-thread step far more steadily than the wall clock does.
 double process_cpu_seconds();
 
+// A training benchmark's measurement: `warmup` steps, then the median steps/s over `repeats`
+// runs of `steps` steps, with the CPU time per step over all of them, the model's number of
+// weights and the peak resident memory (baseline_mib: the process before the model existed),
+// as bench/training_step_torch.py reports the PyTorch side.
+Measurement time_training_step(const std::string& config, const std::function<void()>& step, int steps,
+                               std::size_t parameters, double baseline_mib, int repeats = 3, int warmup = 5);
+
 
 }  // namespace attn::bench

@@ -14,7 +14,12 @@ using namespace attn;
 
 int main(int argc, char** argv) {
     const int steps = argc > 1 ? std::atoi(argv[1]) : 30;
+    if (steps <= 0) {
+        std::cerr << "bench_s2s: STEPS_PER_REPEAT must be a positive integer, got '" << argv[1] << "'\n";
+        return 2;
+    }
     tune_runtime();
+    const double baseline_mib = bench::peak_resident_mib();
     Rng rng(0);
     constexpr std::size_t batch = 64, source_len = 32, target_len = 12;
     ch02::BahdanauSeq2Seq<float> model({64, 16, 32, 128}, rng);
@@ -39,7 +44,8 @@ int main(int argc, char** argv) {
         backward(loss);
         adam.step();
     };
-    const double ms = bench::median_ms_per_call(step, steps, 3, 5);
-    std::cout << bench::json_line({"s2s bahdanau gru h128 b64 s32 t12", 1000.0 / ms, "steps_per_s"}) << "\n";
+    std::cout << bench::json_line(bench::time_training_step("s2s bahdanau gru h128 b64 s32 t12", step, steps,
+                                                            model.parameter_count(), baseline_mib))
+              << "\n";
     return 0;
 }

@@ -96,15 +96,8 @@ int main(int argc, char** argv) {
         for (int i = 1; i <= 3; ++i) std::cout << "step " << i << " loss " << step().value()() << "\n";
         return 0;
     }
-    constexpr int repeats = 3, warmup = 5;
-    const double cpu_start = bench::process_cpu_seconds();
-    const double ms = bench::median_ms_per_call(step, steps, repeats, warmup);
-    const double cpu_ms_per_step = 1000.0 * (bench::process_cpu_seconds() - cpu_start) / (warmup + repeats * steps);
-    std::cout << bench::json_line({"transformer d64 h4 ff256 2+2 b64 s24 t24 v256", 1000.0 / ms, "steps_per_s",
-                                   {{"cpu_ms_per_step", cpu_ms_per_step},
-                                    {"parameters", static_cast<double>(model.parameter_count())},
-                                    {"peak_mib", bench::peak_resident_mib()},
-                                    {"baseline_mib", baseline_mib}}})
+    std::cout << bench::json_line(bench::time_training_step("transformer d64 h4 ff256 2+2 b64 s24 t24 v256",
+                                                            [&] { step(); }, steps, model.parameter_count(), baseline_mib))
               << "\n";
     return 0;
 }

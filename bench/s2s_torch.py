@@ -30,8 +30,12 @@ Usage:  /usr/bin/python3 bench/s2s_torch.py [--threads N] [--blas-threads 1] [--
                                             [--repeats 3] [--warmup 5] [--check]
 Prints one JSON line:
   {"config": "s2s bahdanau gru h128 b64 s32 t12", "impl": "torch", "threads": N,
-   "steps_per_s": X, "env": {"torch": "...", "python": "..."}}
---check prints the loss of each of the first 3 steps instead (and does not time anything).
+   "steps_per_s": X, "cpu_ms_per_step": C, "parameters": P, "peak_mib": M, "baseline_mib": B,
+   "env": {"torch": "...", "python": "..."}}
+(peak_mib: the process's peak resident memory after the timed steps; baseline_mib: the same
+before the model was built.)
+--check prints the parameter count and the loss of each of the first 3 steps instead (and
+does not time anything).
 """
 import sys
 
@@ -40,7 +44,7 @@ import torch.nn.functional as F
 from torch import nn
 
 sys.path.insert(0, __file__.rsplit("/", 1)[0])
-from training_step_torch import parse_arguments, set_threads, time_or_check  # noqa: E402
+from training_step_torch import parse_arguments, peak_mib, set_threads, time_or_check  # noqa: E402
 
 SRC_VOCAB, TGT_VOCAB, EMBED, HIDDEN, ATTN_HIDDEN = 64, 16, 32, 128, 128
 BATCH, SRC_LEN, TGT_LEN = 64, 32, 12
@@ -111,8 +115,10 @@ def make_batch(seed):
 def main():
     args = parse_arguments(__doc__.split("\n")[0])
     blas_threads = set_threads(args)
+    baseline = peak_mib()
     torch.manual_seed(0)
     model = Seq2SeqAttention()
+    parameters = sum(p.numel() for p in model.parameters())
     optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
     src, src_valid_lens, dec_inputs, labels = make_batch(2024)
     flat_labels = labels.reshape(-1)
@@ -125,7 +131,8 @@ def main():
         optimizer.step()
         return loss
 
-    time_or_check(step, args, CONFIG, blas_threads)
+    time_or_check(step, args, CONFIG, blas_threads, check_note=f", parameters {parameters}",
+                  extra=lambda: {"parameters": parameters, "peak_mib": peak_mib(), "baseline_mib": baseline})
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@ command line, the two thread pools, the timing loop and the JSON line."""
 import argparse
 import ctypes
 import json
+import resource
 import statistics
 import sys
 import time
@@ -36,6 +37,11 @@ def set_threads(args):
     """torch's intra-op pool to --threads, OpenBLAS's to --blas-threads; returns OpenBLAS's size."""
     torch.set_num_threads(args.threads)
     return set_openblas_threads(args.blas_threads)
+
+
+def peak_mib():
+    """The process's peak resident memory so far, in MiB."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
 
 
 def time_or_check(step, args, config, blas_threads, extra=dict, check_note=""):

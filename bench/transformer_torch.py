@@ -32,7 +32,6 @@ before the model was built, i.e. what importing torch costs.)
 --check prints the parameter count and the loss of each of the first 3 steps instead.
 """
 import math
-import resource
 import sys
 
 import torch
@@ -40,7 +39,7 @@ import torch.nn.functional as F
 from torch import nn
 
 sys.path.insert(0, __file__.rsplit("/", 1)[0])
-from training_step_torch import parse_arguments, set_threads, time_or_check  # noqa: E402
+from training_step_torch import parse_arguments, peak_mib, set_threads, time_or_check  # noqa: E402
 
 D_MODEL, HEADS, FEED_FORWARD, ENCODER_LAYERS, DECODER_LAYERS = 64, 4, 256, 2, 2
 SRC_VOCAB = TGT_VOCAB = 256
@@ -78,10 +77,6 @@ class TranslationTransformer(nn.Module):
         states = self.transformer(self.embed(self.source_embedding, src),
                                   self.embed(self.target_embedding, dec_inputs), tgt_mask=tgt_mask)
         return self.output(states)   # (B, T, V)
-
-
-def peak_mib():
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
 
 
 def make_batch(seed):

@@ -1,5 +1,6 @@
 // Helpers shared by the ops (see kernels.hpp).
 #include "common/autodiff/kernels.hpp"
+#include "common/simd_clones.hpp"
 
 #include <xtensor/xmath.hpp>
 
@@ -159,28 +160,20 @@ Array<T> sum_to_shape(Array<T> g, const Shape& shape) {
     return reduce_to_shape(g, shape);
 }
 
+namespace {
+// The loops of reduce_to_shape, compiled for several CPUs (common/simd_clones.hpp); they
+// allocate nothing and throw nothing.
 template <class T>
-Array<T> reduce_to_shape(const Array<T>& g, const Shape& shape) {
-    const Shape g_shape = shape_of(g);
-    std::size_t target_size = 1;
-    for (const std::size_t d : shape) target_size *= d;
-    // Fast path for a bias: `shape` is g's trailing axes, so g is `rows` copies of it.
-    if (target_size > 0 && g.size() % target_size == 0 && shape.size() <= g_shape.size() &&
-        std::equal(shape.begin(), shape.end(), g_shape.end() - static_cast<std::ptrdiff_t>(shape.size()))) {
-        Array<T> out = xt::zeros<T>(shape);
-        const T* src = g.data();
-        T* dst = out.data();
-        for (std::size_t r = 0; r < g.size() / target_size; ++r)
-            for (std::size_t k = 0; k < target_size; ++k) dst[k] += src[r * target_size + k];
-        return out;
-    }
-    // General case: every entry of g adds into the entry it was broadcast from, a row at a time.
-    Array<T> out = xt::zeros<T>(shape);
-    const std::size_t inner = g_shape.empty() ? 1 : g_shape.back();
-    BroadcastWalk walk(g_shape, shape, /*by_rows=*/true);
-    for (std::size_t start = 0; start < g.size(); start += inner, walk.advance()) {
-        const T* row = g.data() + start;
-        T* target = out.data() + walk.offset();
+COURSE_SIMD_CLONES void add_rows(const T* src, std::size_t rows, std::size_t width, T* dst) noexcept {
+    for (std::size_t r = 0; r < rows; ++r)
+        for (std::size_t k = 0; k < width; ++k) dst[k] += src[r * width + k];
+}
+
+template <class T>
+COURSE_SIMD_CLONES void add_broadcast_rows(const T* g, std::size_t n, std::size_t inner, BroadcastWalk& walk, T* out) noexcept {
+    for (std::size_t start = 0; start < n; start += inner, walk.advance()) {
+        const T* row = g + start;
+        T* target = out + walk.offset();
         if (walk.last_stride() == 1) {
             for (std::size_t j = 0; j < inner; ++j) target[j] += row[j];
         } else {
@@ -189,6 +182,24 @@ Array<T> reduce_to_shape(const Array<T>& g, const Shape& shape) {
             target[0] += total;
         }
     }
+}
+}  // namespace
+
+template <class T>
+Array<T> reduce_to_shape(const Array<T>& g, const Shape& shape) {
+    const Shape g_shape = shape_of(g);
+    std::size_t target_size = 1;
+    for (const std::size_t d : shape) target_size *= d;
+    Array<T> out = xt::zeros<T>(shape);
+    // Fast path for a bias: `shape` is g's trailing axes, so g is `rows` copies of it.
+    if (target_size > 0 && g.size() % target_size == 0 && shape.size() <= g_shape.size() &&
+        std::equal(shape.begin(), shape.end(), g_shape.end() - static_cast<std::ptrdiff_t>(shape.size()))) {
+        add_rows(g.data(), g.size() / target_size, target_size, out.data());
+        return out;
+    }
+    // General case: every entry of g adds into the entry it was broadcast from, a row at a time.
+    BroadcastWalk walk(g_shape, shape, /*by_rows=*/true);
+    add_broadcast_rows(g.data(), g.size(), g_shape.empty() ? 1 : g_shape.back(), walk, out.data());
     return out;
 }
 

@@ -1,6 +1,8 @@
 // Element-wise ops with NumPy broadcasting, and their gradients (see ops.hpp).
 #include "common/autodiff/kernels.hpp"
 #include "common/autodiff/ops.hpp"
+#include "common/row_math.hpp"
+#include "common/simd_clones.hpp"
 
 #include <cmath>
 
@@ -17,37 +19,63 @@ bool repeats_within(const Shape& small, std::size_t small_size, const Shape& ful
                                std::equal(small.begin(), small.end(), full.end() - static_cast<std::ptrdiff_t>(small.size())));
 }
 
+// The loops below are compiled for several CPUs (COURSE_SIMD_CLONES). They allocate nothing
+// and throw nothing: GCC's dispatch to a clone cannot pass an exception on, so shapes are
+// checked and buffers allocated by their callers.
+
+// o = f(x, y) where one side repeats every `period` entries (a bias, a scalar) and the other
+// runs over all n: f(x[k], y[k mod period]), or f(x[k mod period], y[k]) if x repeats.
+template <class T, class F>
+COURSE_SIMD_CLONES void map_repeating(const T* x, const T* y, T* o, std::size_t n, std::size_t period, bool x_repeats,
+                                      F f) noexcept {
+    for (std::size_t start = 0; start < n; start += period) {
+        if (x_repeats) for (std::size_t j = 0; j < period; ++j) o[start + j] = f(x[j], y[start + j]);
+        else for (std::size_t j = 0; j < period; ++j) o[start + j] = f(x[start + j], y[j]);
+    }
+}
+
+// o = f(a, b) row by row, the walks saying where each row's entries of a and b are.
+template <class T, class F>
+COURSE_SIMD_CLONES void map_broadcast_rows(const T* x, const T* y, T* o, std::size_t n, std::size_t inner,
+                                           kernels::BroadcastWalk& walk_a, kernels::BroadcastWalk& walk_b, F f) noexcept {
+    for (std::size_t start = 0; start < n; start += inner, walk_a.advance(), walk_b.advance()) {
+        const T* xa = x + walk_a.offset();
+        const T* yb = y + walk_b.offset();
+        T* row = o + start;
+        const std::size_t step_a = walk_a.last_stride(), step_b = walk_b.last_stride();
+        if (step_a == 1 && step_b == 1) for (std::size_t j = 0; j < inner; ++j) row[j] = f(xa[j], yb[j]);
+        else if (step_a == 1) for (std::size_t j = 0; j < inner; ++j) row[j] = f(xa[j], yb[0]);
+        else if (step_b == 1) for (std::size_t j = 0; j < inner; ++j) row[j] = f(xa[0], yb[j]);
+        else for (std::size_t j = 0; j < inner; ++j) row[j] = f(xa[0], yb[0]);
+    }
+}
+
+// o = f(x), or x = f(x, s) in place when `s` is given.
+template <class T, class F>
+COURSE_SIMD_CLONES void map_unary(const T* x, T* o, std::size_t n, F f) noexcept {
+    for (std::size_t k = 0; k < n; ++k) o[k] = f(x[k]);
+}
+template <class T, class F>
+COURSE_SIMD_CLONES void map_in_place(T* x, const T* s, std::size_t n, F f) noexcept {
+    for (std::size_t k = 0; k < n; ++k) x[k] = f(x[k], s[k]);
+}
+
 // out = f(a, b) element-wise over the broadcast shape. The common cases (same shape, a
-// scalar, a bias along the last axes) run as flat loops; anything else is broadcast first.
+// scalar, a bias along the last axes) run as flat loops; anything else row by row.
 template <class T, class F>
 Array<T> apply_binary(const Array<T>& a, const Array<T>& b, const char* op, F f) {
     const Shape sa = shape_of(a), sb = shape_of(b);
     const Shape out_shape = kernels::broadcast_shapes(sa, sb, op);
     Array<T> out = kernels::empty_array<T>(out_shape);
-    T* o = out.data();
-    const std::size_t n = out.size(), m_a = a.size(), m_b = b.size();
-    const T* x = a.data();
-    const T* y = b.data();
+    const std::size_t n = out.size();
     if (n == 0) return out;
-    if (sa == out_shape && repeats_within(sb, m_b, out_shape)) {
-        for (std::size_t start = 0; start < n; start += m_b)   // b repeats along the rows
-            for (std::size_t j = 0; j < m_b; ++j) o[start + j] = f(x[start + j], y[j]);
-    } else if (sb == out_shape && repeats_within(sa, m_a, out_shape)) {
-        for (std::size_t start = 0; start < n; start += m_a)
-            for (std::size_t j = 0; j < m_a; ++j) o[start + j] = f(x[j], y[start + j]);
+    if (sa == out_shape && repeats_within(sb, b.size(), out_shape)) {   // b repeats along the rows
+        map_repeating(a.data(), b.data(), out.data(), n, b.size(), false, f);
+    } else if (sb == out_shape && repeats_within(sa, a.size(), out_shape)) {
+        map_repeating(a.data(), b.data(), out.data(), n, a.size(), true, f);
     } else {   // e.g. queries (b, n_q, 1, h) + keys (b, 1, n_k, h) in additive attention
-        const std::size_t inner = out_shape.back();
         kernels::BroadcastWalk walk_a(out_shape, sa, true), walk_b(out_shape, sb, true);
-        for (std::size_t start = 0; start < n; start += inner, walk_a.advance(), walk_b.advance()) {
-            const T* xa = x + walk_a.offset();
-            const T* yb = y + walk_b.offset();
-            T* row = o + start;
-            const std::size_t step_a = walk_a.last_stride(), step_b = walk_b.last_stride();
-            if (step_a == 1 && step_b == 1) for (std::size_t j = 0; j < inner; ++j) row[j] = f(xa[j], yb[j]);
-            else if (step_a == 1) for (std::size_t j = 0; j < inner; ++j) row[j] = f(xa[j], yb[0]);
-            else if (step_b == 1) for (std::size_t j = 0; j < inner; ++j) row[j] = f(xa[0], yb[j]);
-            else for (std::size_t j = 0; j < inner; ++j) row[j] = f(xa[0], yb[0]);
-        }
+        map_broadcast_rows(a.data(), b.data(), out.data(), n, out_shape.back(), walk_a, walk_b, f);
     }
     return out;
 }
@@ -55,9 +83,7 @@ Array<T> apply_binary(const Array<T>& a, const Array<T>& b, const char* op, F f)
 template <class T, class F>
 Array<T> apply_unary(const Array<T>& a, F f) {
     Array<T> out = kernels::empty_array<T>(shape_of(a));
-    const T* x = a.data();
-    T* o = out.data();
-    for (std::size_t k = 0; k < a.size(); ++k) o[k] = f(x[k]);
+    map_unary(a.data(), out.data(), a.size(), f);
     return out;
 }
 
@@ -83,17 +109,14 @@ void add_grad_from(Node<T>& input, const Array<T>& g) {
 // this op's backward, so no fresh buffer is needed) and handed to x.
 template <class T, class F>
 void pass_back(Node<T>& self, const Array<T>& saved, F f) {
-    T* g = self.grad.data();
-    const T* s = saved.data();
-    for (std::size_t k = 0; k < self.grad.size(); ++k) g[k] = f(g[k], s[k]);
+    map_in_place(self.grad.data(), saved.data(), self.grad.size(), f);
     accumulate_grad(*self.inputs[0], std::move(self.grad));
 }
 
 // The same for dx = f(dy).
 template <class T, class F>
 void pass_back(Node<T>& self, F f) {
-    T* g = self.grad.data();
-    for (std::size_t k = 0; k < self.grad.size(); ++k) g[k] = f(g[k]);
+    map_unary(self.grad.data(), self.grad.data(), self.grad.size(), f);
     accumulate_grad(*self.inputs[0], std::move(self.grad));
 }
 
@@ -121,8 +144,7 @@ Var<T> operator-(const Var<T>& a, const Var<T>& b) {
         // out = a - b:  da = dout, db = -dout (negated in dout's own buffer once a has read it)
         add_grad_from(*self.inputs[0], self.grad);
         if (!self.inputs[1]->requires_grad) return;
-        T* g = self.grad.data();
-        for (std::size_t k = 0; k < self.grad.size(); ++k) g[k] = -g[k];
+        map_unary(self.grad.data(), self.grad.data(), self.grad.size(), [](T g) { return -g; });
         add_grad(*self.inputs[1], std::move(self.grad));
     });
 }
@@ -141,9 +163,8 @@ Var<T> operator*(const Var<T>& a, const Var<T>& b) {
             add_grad(nb, apply_binary(self.grad, na.value, "mul", times));
             return;
         }
-        T* g = self.grad.data();   // dout * a over dout's own buffer: da above has read it
-        const T* x = na.value.data();
-        for (std::size_t k = 0; k < self.grad.size(); ++k) g[k] = times(g[k], x[k]);
+        // dout * a over dout's own buffer: da above has read it
+        map_in_place(self.grad.data(), na.value.data(), self.grad.size(), times);
         add_grad(nb, std::move(self.grad));
     });
 }
@@ -161,9 +182,8 @@ Var<T> operator/(const Var<T>& a, const Var<T>& b) {
             return;
         }
         add_grad_from(na, g_over_b);
-        T* g = g_over_b.data();   // -(dout / b) * out over g_over_b's buffer (of out's shape)
-        const T* y = self.value.data();
-        for (std::size_t k = 0; k < g_over_b.size(); ++k) g[k] = -g[k] * y[k];
+        // -(dout / b) * out over g_over_b's buffer (of out's shape)
+        map_in_place(g_over_b.data(), self.value.data(), g_over_b.size(), [](T g, T y) { return -g * y; });
         add_grad(nb, std::move(g_over_b));
     });
 }
@@ -197,9 +217,19 @@ template <class T> Var<T> operator/(const Var<T>& a, Scalar<T> s) { return a * (
 
 // ---- Unary functions: each backward uses the saved output where that is cheapest --------
 
+namespace {
+// y = f(x) entry by entry, through one of the vectorized loops of common/row_math.hpp.
+template <class T>
+Array<T> map_entries(const Array<T>& x, void (*f)(const T*, T*, std::size_t)) {
+    Array<T> y = kernels::empty_array<T>(shape_of(x));
+    f(x.data(), y.data(), x.size());
+    return y;
+}
+}  // namespace
+
 template <class T>
 Var<T> tanh(const Var<T>& x) {
-    Array<T> y = xt::tanh(x.value());   // xsimd-vectorized: several times faster than std::tanh in a loop
+    Array<T> y = map_entries<T>(x.value(), row_math::tanh);
     return record_op<T>("tanh", std::move(y), {x}, Reads::output, [](Node<T>& self) {
         // y = tanh(x):  dx = dy * (1 - y^2)
         pass_back(self, self.value, [](T g, T y) { return g * (1 - y * y); });
@@ -208,8 +238,7 @@ Var<T> tanh(const Var<T>& x) {
 
 template <class T>
 Var<T> sigmoid(const Var<T>& x) {
-    // exp(-x) may overflow to inf for very negative x; 1 / (1 + inf) is the correct 0.
-    Array<T> y = T(1) / (T(1) + xt::exp(-x.value()));   // vectorized like tanh
+    Array<T> y = map_entries<T>(x.value(), row_math::sigmoid);   // 1 / (1 + exp(-x))
     return record_op<T>("sigmoid", std::move(y), {x}, Reads::output, [](Node<T>& self) {
         // y = 1 / (1 + exp(-x)):  dx = dy * y (1 - y)
         pass_back(self, self.value, [](T g, T y) { return g * y * (1 - y); });
@@ -227,7 +256,7 @@ Var<T> relu(const Var<T>& x) {
 
 template <class T>
 Var<T> exp(const Var<T>& x) {
-    Array<T> y = xt::exp(x.value());
+    Array<T> y = map_entries<T>(x.value(), row_math::exp);
     return record_op<T>("exp", std::move(y), {x}, Reads::output, [](Node<T>& self) {
         // y = exp(x):  dx = dy * y
         pass_back(self, self.value, [](T g, T y) { return g * y; });

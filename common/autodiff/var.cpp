@@ -1,5 +1,6 @@
 // The tape: leaves, recorded ops, and the backward pass (see var.hpp).
 #include "common/autodiff/var.hpp"
+#include "common/simd_clones.hpp"
 
 #include <stdexcept>
 #include <unordered_set>
@@ -73,14 +74,18 @@ template <class T> Var<T> constant(Array<T> value) { return Var<T>(std::move(val
 namespace {
 
 // node.grad += g for a node that already has a gradient.
+// out += in, compiled for several CPUs (common/simd_clones.hpp; nothing in it may throw).
+template <class T>
+COURSE_SIMD_CLONES void add_into(T* out, const T* in, std::size_t n) noexcept {
+    for (std::size_t k = 0; k < n; ++k) out[k] += in[k];
+}
+
 template <class T>
 void add_to_grad(Node<T>& node, const Array<T>& g) {
     if (node.grad.size() != g.size())
         throw std::logic_error("accumulate_grad: gradient of shape " + shape_string(g) + " for a value of shape " +
                                shape_string(node.value) + " (op " + node.op + ")");
-    T* out = node.grad.data();
-    const T* in = g.data();
-    for (std::size_t k = 0; k < g.size(); ++k) out[k] += in[k];
+    add_into(node.grad.data(), g.data(), g.size());
 }
 
 }  // namespace

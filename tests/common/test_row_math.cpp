@@ -1,4 +1,5 @@
-// The vectorized row loops of common/row_math.hpp against plain loops and std::exp in double.
+// The vectorized row loops of common/row_math.hpp against plain loops and the standard
+// library's exp and tanh in double.
 #include "common/row_math.hpp"
 
 #include <doctest/doctest.h>
@@ -73,6 +74,106 @@ TEST_CASE("row_math: exp_minus subtracts the shift, underflows to exactly 0 and 
     CHECK(d[0] == 1.0);
     CHECK(d[1] == std::exp(-1.0));
     CHECK(d[2] == 0.0);
+}
+
+namespace {
+// The largest error of f against `exact` (computed in double) over `x`, in units of the
+// float's rounding (half an ulp of 1): relative to the exact value, or absolute where the
+// exact value is below `floor` (near a zero of the function, a relative error means nothing).
+template <class F, class Exact>
+double worst_error(const std::vector<float>& x, F f, Exact exact, double floor) {
+    std::vector<float> y(x.size());
+    f(x.data(), y.data(), x.size());
+    double worst = 0;
+    for (std::size_t j = 0; j < x.size(); ++j) {
+        const double e = exact(static_cast<double>(x[j]));
+        worst = std::max(worst, std::abs(y[j] - e) / std::max(std::abs(e), floor));
+    }
+    return worst / (std::numeric_limits<float>::epsilon() / 2);
+}
+
+std::vector<float> grid(float from, float to, float step) {
+    std::vector<float> x;
+    for (float v = from; v <= to; v += step) x.push_back(v);
+    return x;
+}
+
+const float inf = std::numeric_limits<float>::infinity();
+const float not_a_number = std::numeric_limits<float>::quiet_NaN();
+}  // namespace
+
+TEST_CASE("row_math: exp is within 2 units in the last place over the normal range" * doctest::test_suite("common")) {
+    const std::vector<float> x = grid(-87.0f, 88.5f, 0.0007f);
+    const double error = worst_error(x, [](const float* a, float* b, std::size_t n) { row_math::exp(a, b, n); },
+                                     [](double v) { return std::exp(v); }, 0.0);
+    CHECK(error < 4);   // 4 half-ulps: 2 ulp
+}
+
+TEST_CASE("row_math: exp overflows to inf, underflows to 0, keeps NaN, and exp(0) = 1" * doctest::test_suite("common")) {
+    const std::vector<float> x = {0.0f, 89.0f, 1000.0f, inf, -104.0f, -1000.0f, -inf, not_a_number, -100.0f};
+    std::vector<float> y(x.size());
+    row_math::exp(x.data(), y.data(), x.size());
+    CHECK(y[0] == 1.0f);
+    CHECK(y[1] == inf);
+    CHECK(y[2] == inf);
+    CHECK(y[3] == inf);
+    CHECK(y[4] == 0.0f);
+    CHECK(y[5] == 0.0f);
+    CHECK(y[6] == 0.0f);
+    CHECK(std::isnan(y[7]));
+    // exp(-100) = 3.7e-44 is a subnormal float: it comes out as std::exp's, not flushed to 0
+    CHECK(y[8] > 0.0f);
+    CHECK(y[8] == doctest::Approx(std::exp(-100.0)).epsilon(0.05));
+}
+
+TEST_CASE("row_math: sigmoid is within 3 units in the last place and saturates to exactly 0 and 1" * doctest::test_suite("common")) {
+    const std::vector<float> x = grid(-80.0f, 30.0f, 0.0009f);
+    const double error = worst_error(x, [](const float* a, float* b, std::size_t n) { row_math::sigmoid(a, b, n); },
+                                     [](double v) { return 1.0 / (1.0 + std::exp(-v)); }, 0.0);
+    CHECK(error < 6);
+    const std::vector<float> ends = {-1000.0f, -inf, 1000.0f, inf, 0.0f, not_a_number};
+    std::vector<float> y(ends.size());
+    row_math::sigmoid(ends.data(), y.data(), ends.size());
+    CHECK(y[0] == 0.0f);
+    CHECK(y[1] == 0.0f);
+    CHECK(y[2] == 1.0f);
+    CHECK(y[3] == 1.0f);
+    CHECK(y[4] == 0.5f);
+    CHECK(std::isnan(y[5]));
+}
+
+TEST_CASE("row_math: tanh is within 3 units in the last place on both sides of 0.625" * doctest::test_suite("common")) {
+    // Dense around 0 (the polynomial), across the switch at |x| = 0.625, and out to saturation.
+    for (const auto& range : {grid(-0.7f, 0.7f, 0.00001f), grid(-12.0f, 12.0f, 0.0003f)}) {
+        const double error = worst_error(range, [](const float* a, float* b, std::size_t n) { row_math::tanh(a, b, n); },
+                                         [](double v) { return std::tanh(v); }, 0.0);
+        CHECK(error < 6);
+    }
+    const std::vector<float> x = {0.0f, 1e-30f, -1e-30f, 50.0f, -50.0f, inf, -inf, not_a_number, 0.625f, -0.625f};
+    std::vector<float> y(x.size());
+    row_math::tanh(x.data(), y.data(), x.size());
+    CHECK(y[0] == 0.0f);
+    CHECK(y[1] == 1e-30f);   // tanh x = x to float precision near 0: no cancellation
+    CHECK(y[2] == -1e-30f);
+    CHECK(y[3] == 1.0f);
+    CHECK(y[4] == -1.0f);
+    CHECK(y[5] == 1.0f);
+    CHECK(y[6] == -1.0f);
+    CHECK(std::isnan(y[7]));
+    CHECK(y[8] == -y[9]);   // odd
+}
+
+TEST_CASE("row_math: the double versions are the standard library's" * doctest::test_suite("common")) {
+    const std::vector<double> x = {-3.5, -0.2, 0.0, 0.7, 4.0};
+    std::vector<double> e(x.size()), s(x.size()), t(x.size());
+    row_math::exp(x.data(), e.data(), x.size());
+    row_math::sigmoid(x.data(), s.data(), x.size());
+    row_math::tanh(x.data(), t.data(), x.size());
+    for (std::size_t j = 0; j < x.size(); ++j) {
+        CHECK(e[j] == std::exp(x[j]));
+        CHECK(s[j] == 1.0 / (1.0 + std::exp(-x[j])));
+        CHECK(t[j] == std::tanh(x[j]));
+    }
 }
 
 TEST_CASE("row_math: scale multiplies every entry" * doctest::test_suite("common")) {

@@ -1,0 +1,19 @@
+// Vector width chosen at run time. GCC compiles a function marked COURSE_SIMD_CLONES three
+// times, for AVX-512, for AVX2 and for plain x86-64, and the program picks the widest one its
+// CPU has when it starts (an ifunc). So the binaries stay portable (no -march=native) and
+// still use 16 floats per instruction where the CPU can.
+//
+// The clones compute the same floating-point operations in the same order: ISO C++ mode
+// (-std=c++17, not gnu++17) keeps GCC from fusing a * b + c into one FMA and nothing here
+// allows reassociation, so a marked loop gives bit-identical results on every CPU; only the
+// speed differs. Loops must have no calls and no branches inside to vectorize.
+//
+// A cloned function must not throw: GCC's dispatch to the clones lets no exception through
+// (the program terminates). Check shapes and allocate in the caller; the clone only loops.
+#pragma once
+
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(COURSE_NO_SIMD_CLONES)
+#define COURSE_SIMD_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define COURSE_SIMD_CLONES
+#endif
