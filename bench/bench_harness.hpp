@@ -29,5 +29,17 @@ double peak_resident_mib();
 // busy machine it measures a one-thread step far more steadily than the wall clock does.
 double process_cpu_seconds();
 
+// The growth of resident memory while `body` runs, at its peak, in MiB. Free heap goes back to
+// the system first and the kernel's high-water mark is reset (/proc/self/clear_refs), so that
+// neither an earlier, larger allocation nor memory malloc kept for reuse hides this one's.
+double peak_growth_mib(const std::function<void()>& body);
+
+struct TimeAndMemory {
+    double ms = 0, peak_mib_growth = 0;
+};
+// Runs `measure` in a forked child process and returns what it measured there: each
+// measurement starts from the same state, whatever ran before it. Throws if the child fails.
+TimeAndMemory in_child_process(const std::function<TimeAndMemory()>& measure);
+
 
 }  // namespace attn::bench
