@@ -1,8 +1,8 @@
 // streaming_attention (common/autodiff/ops_attention.cpp) against the composition it replaces,
 // softmax(scale Q K^T + mask) V built from the engine's own ops, forward and backward, and
-// against central differences. The sizes straddle the op's tiles (128 queries x 256 keys):
-// 1, 7, 129 and 300 queries or keys give one tile, a partial tile, and several tiles whose
-// running maximum must be carried from one to the next.
+// against central differences. The sizes straddle the op's tiles (256 queries x 256 keys):
+// 1, 7, 129 and 300 queries or keys give one partial tile or two tiles, the second one partial,
+// whose running maximum must be carried from one to the next.
 #include "common/autodiff/ops.hpp"
 #include "tests/support/check_allclose.hpp"
 #include "tests/support/gradcheck.hpp"
