@@ -7,6 +7,8 @@
 // Against bench/attention_torch.py. For each n: milliseconds per call, GFLOP/s of the two
 // products (4 n^2 d flops), and the growth of peak resident memory during one call. Each point
 // runs in a child process of its own, so no earlier allocation hides a later one.
+// `bench_attention chapter03` or `bench_attention streaming` runs one of the two alone (to
+// profile it: `perf record build/bin/bench_attention streaming`).
 #include "bench/bench_harness.hpp"
 #include "chapters/03_queries_keys_values/scaled_dot_product_attention.hpp"
 #include "common/autodiff/ops.hpp"
@@ -16,6 +18,7 @@
 #include <cmath>
 #include <functional>
 #include <iostream>
+#include <string>
 
 using namespace attn;
 
@@ -54,7 +57,12 @@ void report(const std::string& config, std::size_t n, const bench::TimeAndMemory
 
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
+    const std::string only = argc > 1 ? argv[1] : "";
+    if (argc > 2 || (only != "" && only != "chapter03" && only != "streaming")) {
+        std::cerr << "bench_attention: expected no argument, 'chapter03' or 'streaming'\n";
+        return 2;
+    }
     if (!tune_runtime().kept_freed_memory) std::cerr << "bench: mallopt was refused; timings include page faults\n";
     const Attention chapter_03 = [](const Var<float>& Q, const Var<float>& K, const Var<float>& V) {
         return ch03::scaled_dot_product_attention(Q, K, V).output;   // (the weights are computed and dropped)
@@ -62,9 +70,12 @@ int main() {
     const Attention streaming = [](const Var<float>& Q, const Var<float>& K, const Var<float>& V) {
         return streaming_attention(Q, K, V, 1.0f / std::sqrt(static_cast<float>(d)));
     };
-    for (const std::size_t n : {128, 256, 512, 1024, 2048, 4096})
-        report("attention fwd 1 head d64 n", n, bench::in_child_process([&] { return measure(chapter_03, n); }));
-    for (const std::size_t n : {128, 256, 512, 1024, 2048, 4096, 8192})
-        report("attention fwd streaming 1 head d64 n", n, bench::in_child_process([&] { return measure(streaming, n); }));
+    if (only != "streaming")
+        for (const std::size_t n : {128, 256, 512, 1024, 2048, 4096})
+            report("attention fwd 1 head d64 n", n, bench::in_child_process([&] { return measure(chapter_03, n); }));
+    if (only != "chapter03")
+        for (const std::size_t n : {128, 256, 512, 1024, 2048, 4096, 8192})
+            report("attention fwd streaming 1 head d64 n", n,
+                   bench::in_child_process([&] { return measure(streaming, n); }));
     return 0;
 }
