@@ -6,29 +6,18 @@ padding=1), at d = 64, batch 1, float32, n = 16 ... 2048 (or --up-to N). Each po
 which reports the median time and the growth of its peak resident memory, as the C++ side does.
 Same JSON lines. Run through ./bench/run (same thread count for both sides)."""
 import argparse
-import ctypes
 import json
 import math
-import os
-import struct
 import sys
 import time
 
 import torch
 
 sys.path.insert(0, __file__.rsplit("/", 1)[0])
-from torch_baseline import median_ms_per_call  # noqa: E402
+from torch_baseline import in_child, median_ms_per_call, peak_growth_mib  # noqa: E402
 
 LAYERS = ["self-attention", "GRU", "convolution k3"]
 THEORY = {"self-attention": 2, "GRU": 1, "convolution k3": 1}
-
-
-def status_mib(key):
-    with open("/proc/self/status") as status:
-        for line in status:
-            if line.startswith(key + ":"):
-                return int(line.split()[1]) / 1024.0
-    return 0.0
 
 
 def make_step(layer, n, d):
@@ -66,34 +55,12 @@ def measure(layer, n, d, repetitions):
     torch.manual_seed(n)
     make_step(layer, 2, d)()   # what any first call sets up once (the autograd engine, for one)
     step = make_step(layer, n, d)
-    ctypes.CDLL("libc.so.6").malloc_trim(0)   # free heap back to the system, as the C++ side does
-    with open("/proc/self/clear_refs", "w") as f:
-        f.write("5")
-    before = status_mib("VmRSS")
-    step()
-    peak = status_mib("VmHWM") - before
+    peak = peak_growth_mib(step)
     start = time.perf_counter()
     step()
     one_call = (time.perf_counter() - start) * 1000
     calls = int(min(max(math.ceil(2.0 / max(one_call, 1e-3)), 1), 1000))
     return median_ms_per_call(step, calls, repeats=repetitions, warmup=0), peak
-
-
-def in_child(layer, n, d, repetitions):
-    read_end, write_end = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        os.close(read_end)
-        ms, mib = measure(layer, n, d, repetitions)
-        os.write(write_end, struct.pack("dd", ms, mib))
-        os._exit(0)
-    os.close(write_end)
-    data = os.read(read_end, 16)
-    os.close(read_end)
-    _, status = os.waitpid(pid, 0)
-    if len(data) != 16 or status != 0:
-        raise SystemExit(f"sequence_layers_torch: the child measuring {layer} at n = {n} failed")
-    return struct.unpack("dd", data)
 
 
 def fit_log_log(lengths, ms):
@@ -134,7 +101,7 @@ def main():
     times = {layer: [] for layer in LAYERS}
     for n in lengths:
         for layer in LAYERS:
-            ms, mib = in_child(layer, n, d, args.repetitions)
+            ms, mib = in_child(lambda: measure(layer, n, d, args.repetitions), f"{layer} at n = {n}")
             times[layer].append(ms)
             print(json.dumps({"config": f"sequence layer fwd+bwd {layer} d{d} n{n}", "impl": "torch",
                               "threads": args.threads, "ms_per_call": ms, "peak_mib_growth": mib,

@@ -2,8 +2,11 @@
 """The PyTorch side of the toolkit benchmarks: the same configurations as bench_main.cpp,
 float32, forward + backward, one JSON line per measurement in the same format.
 Run through ./bench/run (same thread count for both sides)."""
+import ctypes
 import json
+import os
 import statistics
+import struct
 import sys
 import time
 
@@ -20,6 +23,43 @@ def median_ms_per_call(body, calls, repeats=7, warmup=3):
             body()
         samples.append((time.perf_counter() - start) * 1000 / calls)
     return statistics.median(samples)
+
+
+def status_mib(key):
+    """"VmRSS" or "VmHWM" of /proc/self/status, in MiB."""
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith(key + ":"):
+                return int(line.split()[1]) / 1024.0
+    return 0.0
+
+
+def peak_growth_mib(body):
+    """The growth of resident memory while body() runs, at its peak, as the C++ side measures it:
+    free heap back to the system first, then the kernel's high-water mark reset."""
+    ctypes.CDLL("libc.so.6").malloc_trim(0)
+    with open("/proc/self/clear_refs", "w") as f:
+        f.write("5")   # VmHWM := VmRSS
+    before = status_mib("VmRSS")
+    body()
+    return status_mib("VmHWM") - before
+
+
+def in_child(measure, what):
+    """Runs measure() -> (ms, mib) in a forked child and returns its two numbers."""
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(read_end)
+        os.write(write_end, struct.pack("dd", *measure()))
+        os._exit(0)
+    os.close(write_end)
+    data = os.read(read_end, 16)
+    os.close(read_end)
+    _, status = os.waitpid(pid, 0)
+    if len(data) != 16 or status != 0:
+        raise SystemExit(f"{os.path.basename(sys.argv[0])}: the child measuring {what} failed")
+    return struct.unpack("dd", data)
 
 
 def emit(config, ms):
