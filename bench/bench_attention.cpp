@@ -12,6 +12,7 @@
 #include "bench/bench_harness.hpp"
 #include "chapters/03_queries_keys_values/scaled_dot_product_attention.hpp"
 #include "common/autodiff/ops.hpp"
+#include "common/child_process.hpp"
 #include "common/random.hpp"
 #include "common/runtime.hpp"
 
@@ -72,10 +73,10 @@ int main(int argc, char** argv) {
     };
     if (only != "streaming")
         for (const std::size_t n : {128, 256, 512, 1024, 2048, 4096})
-            report("attention fwd 1 head d64 n", n, bench::in_child_process([&] { return measure(chapter_03, n); }));
+            report("attention fwd 1 head d64 n", n, in_child_process<bench::TimeAndMemory>("bench", [&] { return measure(chapter_03, n); }));
     if (only != "chapter03")
         for (const std::size_t n : {128, 256, 512, 1024, 2048, 4096, 8192})
             report("attention fwd streaming 1 head d64 n", n,
-                   bench::in_child_process([&] { return measure(streaming, n); }));
+                   in_child_process<bench::TimeAndMemory>("bench", [&] { return measure(streaming, n); }));
     return 0;
 }

@@ -7,14 +7,10 @@
 
 #include <malloc.h>
 #include <sys/resource.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <fstream>
-#include <iostream>
-#include <stdexcept>
 #include <vector>
 
 namespace attn::bench {
@@ -81,32 +77,6 @@ double peak_growth_mib(const std::function<void()>& body) {
     const double before = status_mib("VmRSS");
     body();
     return status_mib("VmHWM") - before;
-}
-
-TimeAndMemory in_child_process(const std::function<TimeAndMemory()>& measure) {
-    int fds[2];
-    if (pipe(fds) != 0) throw std::runtime_error("bench: cannot create a pipe");
-    const pid_t pid = fork();
-    if (pid < 0) throw std::runtime_error("bench: cannot start a child process");
-    if (pid == 0) {   // the child leaves through _exit, never returning into the parent's code
-        close(fds[0]);
-        try {
-            const TimeAndMemory result = measure();
-            _exit(write(fds[1], &result, sizeof result) == static_cast<ssize_t>(sizeof result) ? 0 : 1);
-        } catch (const std::exception& e) {
-            std::cerr << "bench: " << e.what() << std::endl;
-        }
-        _exit(1);
-    }
-    close(fds[1]);
-    TimeAndMemory result;
-    const ssize_t got = read(fds[0], &result, sizeof result);
-    close(fds[0]);
-    int status = 0;
-    waitpid(pid, &status, 0);
-    if (got != static_cast<ssize_t>(sizeof result) || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
-        throw std::runtime_error("bench: a measurement's child process failed");
-    return result;
 }
 
 std::string json_line(const Measurement& m) {

@@ -44,9 +44,8 @@ double peak_growth_mib(const std::function<void()>& body);
 struct TimeAndMemory {
     double ms = 0, peak_mib_growth = 0;
 };
-// Runs `measure` in a forked child process and returns what it measured there: each
-// measurement starts from the same state, whatever ran before it. Throws if the child fails.
-TimeAndMemory in_child_process(const std::function<TimeAndMemory()>& measure);
+// (Measured in a forked child by in_child_process<TimeAndMemory>, common/child_process.hpp:
+// each measurement starts from the same state, whatever ran before it.)
 
 
 }  // namespace attn::bench

@@ -7,18 +7,16 @@
 #include "chapters/01_encoder_decoder/gru_cell.hpp"
 #include "chapters/03_queries_keys_values/project_and_attend.hpp"
 #include "common/autodiff/ops.hpp"
+#include "common/child_process.hpp"
 #include "common/nn/conv1d.hpp"
 
 #include <malloc.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <fstream>
 #include <functional>
-#include <iostream>
 #include <stdexcept>
 
 namespace attn::ch04 {
@@ -117,35 +115,6 @@ Cost measure_layer(const std::string& layer, std::size_t n, std::size_t d, int r
     }, repetitions);
 }
 
-// Runs `measure` in a child process and reads its result back through a pipe.
-Cost in_child_process(const std::function<Cost()>& measure) {
-    int fds[2];
-    if (pipe(fds) != 0) throw std::runtime_error("measure_layer_costs: cannot create a pipe");
-    const pid_t pid = fork();
-    if (pid < 0) throw std::runtime_error("measure_layer_costs: cannot start a child process");
-    if (pid == 0) {
-        // The child must never return into the parent's code: it leaves through _exit, which
-        // also skips the destructors and atexit handlers of the parent's objects.
-        close(fds[0]);
-        try {
-            const Cost cost = measure();
-            _exit(write(fds[1], &cost, sizeof cost) == static_cast<ssize_t>(sizeof cost) ? 0 : 1);
-        } catch (const std::exception& e) {   // e.g. an exercise not done yet: say so, once
-            std::cerr << "measure_layer_costs: " << e.what() << std::endl;
-        }
-        _exit(1);
-    }
-    close(fds[1]);
-    Cost cost;
-    const ssize_t got = read(fds[0], &cost, sizeof cost);
-    close(fds[0]);
-    int status = 0;
-    waitpid(pid, &status, 0);
-    if (got != static_cast<ssize_t>(sizeof cost) || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
-        throw std::runtime_error("measure_layer_costs: a measurement's child process failed");
-    return cost;
-}
-
 }  // namespace
 
 std::vector<CostPoint> measure_layer_costs(const std::vector<std::size_t>& lengths, std::size_t d, int repetitions) {
@@ -159,7 +128,8 @@ std::vector<CostPoint> measure_layer_costs(const std::vector<std::size_t>& lengt
     std::vector<CostPoint> points;
     for (const std::size_t n : sorted)
         for (const std::string& layer : layer_names()) {
-            const Cost cost = in_child_process([&] { return measure_layer_after_warmup(layer, n, d, repetitions); });
+            const Cost cost = in_child_process<Cost>(
+                "measure_layer_costs", [&] { return measure_layer_after_warmup(layer, n, d, repetitions); });
             points.push_back({layer, n, d, cost.ms, cost.peak_mib});
         }
     return points;
