@@ -3,10 +3,12 @@
 // CPU has when it starts (an ifunc). So the binaries stay portable (no -march=native) and
 // still use 16 floats per instruction where the CPU can.
 //
-// The clones compute the same floating-point operations in the same order: ISO C++ mode
-// (-std=c++17, not gnu++17) keeps GCC from fusing a * b + c into one FMA and nothing here
-// allows reassociation, so a marked loop gives bit-identical results on every CPU; only the
-// speed differs. Loops must have no calls and no branches inside to vectorize.
+// The clones compute the same floating-point operations in the same order: the project is
+// compiled with -ffp-contract=off, which keeps GCC from fusing a * b + c into one FMA where a
+// clone's CPU has one, and nothing allows reassociation, so a marked loop gives bit-identical
+// results on every CPU; only the speed differs. (The one exception is row_math.cpp, compiled
+// with fusing on, as it always was: common/CMakeLists.txt says why.) Loops must have no calls
+// and no branches inside to vectorize.
 //
 // A cloned function must not throw: GCC's dispatch to the clones lets no exception through
 // (the program terminates). Check shapes and allocate in the caller; the clone only loops.
