@@ -43,7 +43,7 @@ bench::TimeAndMemory measure(const Attention& attention, std::size_t n) {
     attention(q, q, q);
     const Var<float> Q = random_input(n, rng), K = random_input(n, rng), V = random_input(n, rng);
     bench::TimeAndMemory result;
-    result.peak_mib_growth = bench::peak_growth_mib([&] { attention(Q, K, V); });
+    result.peak_mib_growth = peak_growth_mib([&] { attention(Q, K, V); });
     const int calls = n <= 512 ? 20 : n <= 2048 ? 5 : n <= 4096 ? 2 : 1;
     result.ms = bench::median_ms_per_call([&] { attention(Q, K, V); }, calls, 5, 1);
     return result;

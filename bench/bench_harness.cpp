@@ -5,12 +5,10 @@
 #include "common/autodiff/blas.hpp"
 #include "common/summary.hpp"
 
-#include <malloc.h>
 #include <sys/resource.h>
 
 #include <algorithm>
 #include <chrono>
-#include <fstream>
 #include <vector>
 
 namespace attn::bench {
@@ -59,24 +57,6 @@ Measurement time_training_step(const std::string& config, const std::function<vo
              {"parameters", static_cast<double>(parameters)},
              {"peak_mib", peak_resident_mib()},
              {"baseline_mib", baseline_mib}}};
-}
-
-namespace {
-double status_mib(const std::string& key) {   // "VmRSS" or "VmHWM" of /proc/self/status, in MiB
-    std::ifstream status("/proc/self/status");
-    std::string line;
-    while (std::getline(status, line))
-        if (line.rfind(key + ":", 0) == 0) return std::stod(line.substr(key.size() + 1)) / 1024.0;   // kB
-    return 0;
-}
-}  // namespace
-
-double peak_growth_mib(const std::function<void()>& body) {
-    malloc_trim(0);
-    std::ofstream("/proc/self/clear_refs") << "5";   // VmHWM := VmRSS
-    const double before = status_mib("VmRSS");
-    body();
-    return status_mib("VmHWM") - before;
 }
 
 std::string json_line(const Measurement& m) {

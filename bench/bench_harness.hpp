@@ -36,10 +36,6 @@ double process_cpu_seconds();
 Measurement time_training_step(const std::string& config, const std::function<void()>& step, int steps,
                                std::size_t parameters, double baseline_mib, int repeats = 3, int warmup = 5);
 
-// The growth of resident memory while `body` runs, at its peak, in MiB. Free heap goes back to
-// the system first and the kernel's high-water mark is reset (/proc/self/clear_refs), so that
-// neither an earlier, larger allocation nor memory malloc kept for reuse hides this one's.
-double peak_growth_mib(const std::function<void()>& body);
 
 struct TimeAndMemory {
     double ms = 0, peak_mib_growth = 0;

@@ -1,14 +1,36 @@
 // Measuring in a fresh process (see child_process.hpp).
 #include "common/child_process.hpp"
 
+#include <malloc.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <fstream>
 #include <iostream>
 #include <stdexcept>
 #include <vector>
 
-namespace attn::detail {
+namespace attn {
+
+namespace {
+double status_mib(const std::string& key) {   // "VmRSS" or "VmHWM" of /proc/self/status, in MiB
+    std::ifstream status("/proc/self/status");
+    std::string line;
+    while (std::getline(status, line))
+        if (line.rfind(key + ":", 0) == 0) return std::stod(line.substr(key.size() + 1)) / 1024.0;   // kB
+    return 0;
+}
+}  // namespace
+
+double peak_growth_mib(const std::function<void()>& body) {
+    malloc_trim(0);
+    std::ofstream("/proc/self/clear_refs") << "5";   // VmHWM := VmRSS
+    const double before = status_mib("VmRSS");
+    body();
+    return status_mib("VmHWM") - before;
+}
+
+namespace detail {
 
 void run_in_child(const std::string& who, const std::function<void(void*)>& fill, void* result, std::size_t size) {
     int fds[2];
@@ -35,4 +57,6 @@ void run_in_child(const std::string& who, const std::function<void(void*)>& fill
         throw std::runtime_error(who + ": a measurement's child process failed");
 }
 
-}  // namespace attn::detail
+}  // namespace detail
+
+}  // namespace attn

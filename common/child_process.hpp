@@ -1,4 +1,4 @@
-// Measuring in a fresh process. Memory that malloc keeps for reuse, and the process's peak
+// Measuring time and memory alone. Memory that malloc keeps for reuse, and the process's peak
 // resident memory, carry over from one measurement to the next; a forked child starts each
 // one from the parent's state instead. Chapter 04's layer costs and bench_attention use it.
 #pragma once
@@ -8,6 +8,11 @@
 #include <type_traits>
 
 namespace attn {
+
+// The growth of resident memory while `body` runs, at its peak, in MiB. Free heap goes back to
+// the system first and the kernel's high-water mark is reset (/proc/self/clear_refs), so that
+// neither an earlier, larger allocation nor memory malloc kept for reuse hides this one's.
+double peak_growth_mib(const std::function<void()>& body);
 
 namespace detail {
 // Forks; the child calls fill(buffer) and sends the `size` bytes of buffer back through a pipe,

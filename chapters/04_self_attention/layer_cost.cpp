@@ -10,28 +10,16 @@
 #include "common/child_process.hpp"
 #include "common/nn/conv1d.hpp"
 
-#include <malloc.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <fstream>
 #include <functional>
 #include <stdexcept>
 
 namespace attn::ch04 {
 
 namespace {
-
-double status_mib(const std::string& key) {   // "VmRSS" or "VmHWM" of /proc/self/status, in MiB
-    std::ifstream status("/proc/self/status");
-    std::string line;
-    while (std::getline(status, line))
-        if (line.rfind(key + ":", 0) == 0) return std::stod(line.substr(key.size() + 1)) / 1024.0;   // kB
-    return 0;
-}
-
-void reset_peak_memory() { std::ofstream("/proc/self/clear_refs") << "5"; }   // VmHWM := VmRSS
 
 struct Cost {
     double ms = 0, peak_mib = 0;
@@ -41,14 +29,10 @@ struct Cost {
 // calls, each batch lasting at least ~2 ms so that short calls are not lost in timer noise.
 Cost measure_step(const std::function<void()>& step, int repetitions) {
     using clock = std::chrono::steady_clock;
-    // Hand free heap memory back to the system, so that the pass's allocations show up as new
-    // resident pages even when the caller kept a large freed heap (after training, say).
-    malloc_trim(0);
-    reset_peak_memory();
-    const double before = status_mib("VmRSS");
-    step();
+    // peak_growth_mib hands free heap back to the system first, so that the pass's allocations
+    // show up as new resident pages even when the caller kept a large freed heap (after training).
     Cost cost;
-    cost.peak_mib = status_mib("VmHWM") - before;
+    cost.peak_mib = peak_growth_mib(step);
     const auto start = clock::now();
     step();
     const double one_call_ms = std::chrono::duration<double, std::milli>(clock::now() - start).count();
