@@ -2,6 +2,8 @@
 // and safe helpers around xtensor 0.24's known pitfalls (common/README.md, "xtensor pitfalls").
 // Introduced in chapter 00 ("xtensor in five minutes").
 #pragma once
+// First: it sets the allocator every xt::xarray uses (shared storage, for views).
+#include "common/array_storage.hpp"
 #include <xtensor/xarray.hpp>
 #include <xtensor/xtensor.hpp>
 #include <xtensor/xmath.hpp>
@@ -11,8 +13,14 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 namespace attn {
+
+// A translation unit that included an xtensor header before this one would see xtensor's own
+// allocator, and its arrays would be of another type than the rest of the project's.
+static_assert(std::is_same<xt::xarray<float>::allocator_type, SharedAllocator<float>>::value,
+              "include common/tensor.hpp (or common/array_storage.hpp) before any xtensor header");
 
 template <class T> using Vector = xt::xtensor<T, 1>;
 template <class T> using Matrix = xt::xtensor<T, 2>;

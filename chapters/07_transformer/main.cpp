@@ -202,7 +202,7 @@ int run(int argc, char** argv) {
         std::cout << "\n10. The capstone compares the toy translation runs of chapters 01, 02 and 07: skipped for "
                   << (settings.data.empty() ? "--task " + settings.task : "--data") << "\n";
     // ---- 11. Ablations: the same training with one choice changed (ablations.hpp).
-    if (flags.ablations) run_ablations({"baseline", "baseline", sizes, config, log, test, train_cpu_seconds, 0}, task, settings.run.seed, summary, out);
+    if (flags.ablations) run_ablations({"baseline", "baseline", sizes, config, log, test, train_cpu_seconds, 0, ""}, task, settings.run.seed, summary, out);
     else mention_ablations();
 
     summary.setting("norm", flags.norm);

@@ -42,14 +42,17 @@ Var<T> reshape(const Var<T>& x, const Shape& shape) {
     if (count(shape) != x.size())
         throw std::invalid_argument("reshape: cannot view " + shape_string(x.shape()) + " as " + shape_string(shape) +
                                     " (different number of entries)");
-    Array<T> out = x.value();
-    out.reshape(shape);
-    return record_op<T>("reshape", std::move(out), {x}, Reads::nothing, [](Node<T>& self) {
+    // A view: x's own entries, read in another shape. Nothing is copied, and a write through
+    // either Var shows in both (and counts on x's version).
+    Var<T> out = record_op<T>("reshape", share_storage(x.value(), shape), {x}, Reads::nothing, [](Node<T>& self) {
         Node<T>& in = *self.inputs[0];
         Array<T> g = std::move(self.grad);   // same entries in the same order: only the shape changes back
         g.reshape(in.value.shape());
         accumulate_grad(in, std::move(g));
     });
+    const std::shared_ptr<Node<T>>& base = x.node();
+    out.node()->view_of = base->view_of ? base->view_of : base;
+    return out;
 }
 
 template <class T>

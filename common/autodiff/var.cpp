@@ -42,7 +42,7 @@ template <class T> const Array<T>& Var<T>::value() const { return checked(node_,
 template <class T>
 Array<T>& Var<T>::value() {
     Node<T>& node = checked(node_, "Var::value");
-    ++node.version;   // the caller may write: an op that read the old value can no longer trust it
+    ++node.version_counter();   // the caller may write: an op that read the old value can no longer trust it
     return node.value;
 }
 template <class T> const Array<T>& Var<T>::grad() const { return checked(node_, "Var::grad").grad; }
@@ -66,6 +66,24 @@ template <class T>
 T Var<T>::item() const {
     if (size() != 1) throw std::invalid_argument("Var::item: expected one element, got shape " + shape_string(value()));
     return value().flat(0);
+}
+
+template <class T>
+Array<T> share_storage(const Array<T>& base, const Shape& shape) {
+    std::size_t entries = 1;
+    for (std::size_t n : shape) entries *= n;
+    if (entries != base.size())
+        throw std::invalid_argument("share_storage: " + shape_string(base) + " has " + std::to_string(base.size()) +
+                                    " entries, shape " + shape_string(shape) + " needs " + std::to_string(entries));
+    using Storage = typename Array<T>::storage_type;
+    // Its allocator hands out base's block instead of a new one (SharedAllocator::sharing).
+    Storage entries_of_base(base.size(), SharedAllocator<T>::sharing(const_cast<T*>(base.data())));
+    typename Array<T>::inner_shape_type view_shape(shape.begin(), shape.end());
+    typename Array<T>::inner_strides_type strides(shape.size());
+    xt::compute_strides(view_shape, xt::layout_type::row_major, strides);
+    Array<T> view(std::move(entries_of_base), std::move(view_shape), std::move(strides));
+    view.reshape(shape);   // sets the back-strides too; the entries stay where they are
+    return view;
 }
 
 template <class T> Var<T> parameter(Array<T> value) { return Var<T>(std::move(value), true); }
@@ -117,7 +135,7 @@ Var<T> record_op(const std::string& name, Array<T> value, const std::vector<Var<
         node->backward = std::move(backward);
         node->reads = reads;
         if (reads == Reads::inputs || reads == Reads::inputs_and_output)
-            for (const Var<T>& input : inputs) node->input_versions.push_back(input.node()->version);
+            for (const Var<T>& input : inputs) node->input_versions.push_back(input.node()->version_counter());
     }
     return Var<T>(node);
 }
@@ -163,7 +181,7 @@ void check_unmodified(const Node<T>& node) {
     if ((node.reads == Reads::output || node.reads == Reads::inputs_and_output) && node.version != 0)
         refuse("the output", node);
     for (std::size_t i = 0; i < node.input_versions.size(); ++i)
-        if (node.inputs[i]->version != node.input_versions[i]) refuse("input " + std::to_string(i), *node.inputs[i]);
+        if (node.inputs[i]->version_counter() != node.input_versions[i]) refuse("input " + std::to_string(i), *node.inputs[i]);
 }
 
 template <class T>
@@ -246,7 +264,8 @@ void backward(const Var<T>& root, Graph graph) {
                               std::function<void(Node<T>&)>);                                        \
     template void accumulate_grad(Node<T>&, Array<T>&&);                                             \
     template void accumulate_grad(Node<T>&, const Array<T>&);                                        \
-    template std::string shape_string(const Array<T>&);
+    template std::string shape_string(const Array<T>&);                                             \
+    template Array<T> share_storage(const Array<T>&, const Shape&);
 ATTN_INSTANTIATE(float)
 ATTN_INSTANTIATE(double)
 

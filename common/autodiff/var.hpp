@@ -74,10 +74,18 @@ struct Node {
     // In-place writes to `value` so far: Var::value() counts them (code that writes through
     // node() directly must count too). An op's output starts at 0.
     std::uint64_t version = 0;
+    // Set when `value` shares its entries with another node's (a view, which reshape makes):
+    // that node, the one that owns the entries. Writes through either count on its version.
+    std::shared_ptr<Node<T>> view_of;
+    std::uint64_t& version_counter() { return view_of ? view_of->version : version; }
     Reads reads = Reads::nothing;           // what `backward` reads
     std::vector<std::uint64_t> input_versions;   // the inputs' versions when the op read them
     bool freed = false;                     // an earlier backward ran this op and dropped its record
 };
+
+// An array over the same entries as `base`, in another shape with as many entries: no copy,
+// and writing either writes both (common/array_storage.hpp). reshape() makes its views so.
+template <class T> Array<T> share_storage(const Array<T>& base, const Shape& shape);
 
 // A leaf that gradients flow into (a weight) and one they do not (data).
 template <class T> Var<T> parameter(Array<T> value);
