@@ -22,6 +22,11 @@ template <class T> using Scalar = typename Same<T>::type;
 // A: (..., M, K) with any leading axes (flattened into rows), B: (K, N)  ->  (..., M, N).
 // With transpose_a, A must be 2-D. Linear layers call matmul(X, W, false, true).
 template <class T> Var<T> matmul(const Var<T>& A, const Var<T>& B, bool transpose_a = false, bool transpose_b = false);
+// A linear layer in one op: x W^T + b, with x (..., in), W (out, in), b (out,) -> (..., out).
+// The same numbers as matmul(x, W, false, true) + b, in one node; for in <= 256 also one pass
+// over the output fewer: gemm adds x W^T to rows that already hold b (ops_matmul.cpp says why
+// only then).
+template <class T> Var<T> linear(const Var<T>& x, const Var<T>& W, const Var<T>& b);
 // Batched: A: (batch, M, K), B: (batch, K, N) -> (batch, M, N), one gemm per batch entry.
 template <class T> Var<T> bmm(const Var<T>& A, const Var<T>& B, bool transpose_a = false, bool transpose_b = false);
 

@@ -75,6 +75,46 @@ Var<T> matmul(const Var<T>& A, const Var<T>& B, bool transpose_a, bool transpose
 }
 
 template <class T>
+Var<T> linear(const Var<T>& x, const Var<T>& W, const Var<T>& b) {
+    const GemmShape s = matmul_shape(x.shape(), W.shape(), false, true);
+    if (b.dim() != 1 || b.shape(0) != s.N)
+        throw std::invalid_argument("linear: bias of shape " + shape_string(b.shape()) + " for " + std::to_string(s.N) +
+                                    " outputs (weight " + shape_string(W.shape()) + "); expected (" +
+                                    std::to_string(s.N) + ",)");
+    Shape out_shape = x.shape();
+    out_shape.back() = s.N;
+    // Unfused: y = matmul(x, W, false, true) + b, two passes over y. Here y starts as b in every
+    // row and gemm adds x W^T to it (beta = 1). OpenBLAS adds its product to C once per block of
+    // K = in entries (320 wide on the development machine's CPU), so up to
+    // `one_block` the sums and roundings are the unfused ones bit for bit, and the lessons' numbers
+    // stay. Wider inputs would round once more, so they take the two passes.
+    constexpr std::size_t one_block = 256;
+    Array<T> y = kernels::empty_array<T>(out_shape);   // (..., out)
+    const T* bias = b.value().data();
+    T* rows = y.data();
+    if (s.K <= one_block) {
+        for (std::size_t r = 0; r < s.M; ++r) std::copy(bias, bias + s.N, rows + r * s.N);
+        blas::gemm<T>(false, true, s.M, s.N, s.K, T(1), x.value().data(), W.value().data(), T(1), rows);
+    } else {
+        blas::gemm<T>(false, true, s.M, s.N, s.K, T(1), x.value().data(), W.value().data(), T(0), rows);
+        for (std::size_t r = 0; r < s.M; ++r)
+            for (std::size_t j = 0; j < s.N; ++j) rows[r * s.N + j] += bias[j];
+    }
+    return record_op<T>("linear", std::move(y), {x, W, b}, Reads::inputs, [=](Node<T>& self) {
+        Node<T>& nx = *self.inputs[0];
+        Node<T>& nW = *self.inputs[1];
+        Node<T>& nb = *self.inputs[2];
+        // db = dy summed over the rows (as the unfused add's backward sums a broadcast bias)
+        if (nb.requires_grad) accumulate_grad(nb, kernels::reduce_to_shape(self.grad, {s.N}));
+        T beta_x = 0, beta_W = 0;
+        T* dx = gradient_target(nx, beta_x);
+        T* dW = gradient_target(nW, beta_W);
+        // dx = dy W,  dW = dy^T x: matmul's backward
+        gemm_backward<T>(false, true, s, nx.value.data(), nW.value.data(), self.grad.data(), dx, dW, beta_x, beta_W);
+    });
+}
+
+template <class T>
 Var<T> bmm(const Var<T>& A, const Var<T>& B, bool transpose_a, bool transpose_b) {
     if (A.dim() != 3 || B.dim() != 3 || A.shape(0) != B.shape(0))
         throw std::invalid_argument("bmm: expected A (batch, M, K) and B (batch, K, N), got " +
@@ -102,6 +142,8 @@ Var<T> bmm(const Var<T>& A, const Var<T>& B, bool transpose_a, bool transpose_b)
 // ---- instantiations: do not edit ----
 template Var<float> matmul(const Var<float>&, const Var<float>&, bool, bool);
 template Var<double> matmul(const Var<double>&, const Var<double>&, bool, bool);
+template Var<float> linear(const Var<float>&, const Var<float>&, const Var<float>&);
+template Var<double> linear(const Var<double>&, const Var<double>&, const Var<double>&);
 template Var<float> bmm(const Var<float>&, const Var<float>&, bool, bool);
 template Var<double> bmm(const Var<double>&, const Var<double>&, bool, bool);
 

@@ -23,8 +23,8 @@ Linear<T>::Linear(std::size_t in_features, std::size_t out_features, Rng& rng, b
 
 template <class T>
 Var<T> Linear<T>::operator()(const Var<T>& x) const {
-    const Var<T> xW = matmul(x, weight, false, true);   // (..., out): x W^T
-    return bias.defined() ? xW + bias : xW;             // b broadcasts over the rows
+    // (..., out): x W^T + b, b broadcast over the rows (one op, one pass fewer: ops.hpp)
+    return bias.defined() ? linear(x, weight, bias) : matmul(x, weight, false, true);
 }
 
 template <class T>

@@ -64,6 +64,38 @@ TEST_CASE("autodiff: matrix products match hand values and numerical gradients" 
     }
 }
 
+TEST_CASE("autodiff: linear is matmul then + bias, in one op" * doctest::test_suite("common")) {
+    SUBCASE("numerical gradients, with leading axes") {
+        const std::vector<A> in{random_array({2, 3, 4}, 11), random_array({5, 4}, 12), random_array({5}, 13)};
+        CHECK_GRADIENT([](const Vars& v) { return attn::linear(v[0], v[1], v[2]); }, in, one_op);
+    }
+    // Against the unfused ops in float, both for inputs the fused path takes (gemm adds to the
+    // bias, in <= 256) and wider ones (two passes): the same values and gradients.
+    for (const std::size_t in_features : {std::size_t(64), std::size_t(300)}) {
+        CAPTURE(in_features);
+        using F = xt::xarray<float>;
+        const F x0 = xt::cast<float>(random_array({6, 7, in_features}, 14));
+        const F W0 = xt::cast<float>(random_array({9, in_features}, 15));
+        const F b0 = xt::cast<float>(random_array({9}, 16));
+        const Var<float> upstream = attn::constant<float>(xt::cast<float>(random_array({6, 7, 9}, 17)));
+        const auto run = [&](bool fused) {
+            std::vector<Var<float>> p{attn::parameter<float>(x0), attn::parameter<float>(W0), attn::parameter<float>(b0)};
+            const Var<float> y = fused ? attn::linear(p[0], p[1], p[2]) : attn::matmul(p[0], p[1], false, true) + p[2];
+            attn::backward(attn::sum(y * upstream));
+            p.insert(p.begin(), y);
+            return p;   // y, x, W, b
+        };
+        const std::vector<Var<float>> fused = run(true), unfused = run(false);
+        CHECK_ALLCLOSE(fused[0].value(), unfused[0].value(), 2e-6, 1e-6);   // float rounding at most
+        for (std::size_t i = 1; i < 4; ++i) CHECK_ALLCLOSE(fused[i].grad(), unfused[i].grad(), 2e-6, 1e-6);
+    }
+    SUBCASE("a bias that does not fit the outputs is refused") {
+        const Var<double> x = attn::constant<double>(random_array({3, 4}, 1)), W = attn::constant<double>(random_array({5, 4}, 2));
+        CHECK_THROWS_AS(attn::linear(x, W, attn::constant<double>(random_array({4}, 3))), std::invalid_argument);
+        CHECK_THROWS_AS(attn::linear(x, W, attn::constant<double>(random_array({1, 5}, 3))), std::invalid_argument);
+    }
+}
+
 TEST_CASE("autodiff: element-wise ops broadcast and differentiate" * doctest::test_suite("common")) {
     const std::vector<std::pair<std::vector<std::size_t>, std::vector<std::size_t>>> shapes = {
         {{3, 4}, {3, 4}}, {{3, 4}, {4}}, {{4}, {3, 4}}, {{3, 1}, {1, 4}}, {{2, 3, 4}, {3, 1}}, {{3, 4}, {1}}};
