@@ -81,9 +81,7 @@ Array<T> share_storage(const Array<T>& base, const Shape& shape) {
     typename Array<T>::inner_shape_type view_shape(shape.begin(), shape.end());
     typename Array<T>::inner_strides_type strides(shape.size());
     xt::compute_strides(view_shape, xt::layout_type::row_major, strides);
-    Array<T> view(std::move(entries_of_base), std::move(view_shape), std::move(strides));
-    view.reshape(shape);   // sets the back-strides too; the entries stay where they are
-    return view;
+    return Array<T>(std::move(entries_of_base), std::move(view_shape), std::move(strides));
 }
 
 template <class T> Var<T> parameter(Array<T> value) { return Var<T>(std::move(value), true); }

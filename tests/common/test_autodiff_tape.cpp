@@ -4,8 +4,8 @@
 #include "common/autodiff/ops.hpp"
 #include "common/nn/optim.hpp"
 #include "tests/support/check_allclose.hpp"
+#include "tests/support/logic_error_of.hpp"
 
-#include <functional>
 #include <string>
 
 using attn::Var;
@@ -13,15 +13,7 @@ using A = xt::xarray<double>;
 
 namespace {
 
-// The message of the std::logic_error that f throws ("" if it throws none).
-std::string logic_error_of(const std::function<void()>& f) {
-    try {
-        f();
-    } catch (const std::logic_error& e) {
-        return e.what();
-    }
-    return "";
-}
+using support::logic_error_of;
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 

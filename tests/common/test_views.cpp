@@ -3,22 +3,19 @@
 // other, and the gradient of a view flows to its base. Expected values are worked by hand.
 #include "common/autodiff/ops.hpp"
 #include "tests/support/check_allclose.hpp"
+#include "tests/support/logic_error_of.hpp"
 
 #include <string>
+#include <utility>
 
 using attn::Var;
 using A = xt::xarray<double>;
 
 namespace {
 
-// The message of the std::logic_error that backward(loss) throws ("" if it throws none).
+// Why backward(loss) refuses to run ("" if it runs).
 std::string refusal_of(const Var<double>& loss) {
-    try {
-        attn::backward(loss);
-    } catch (const std::logic_error& e) {
-        return e.what();
-    }
-    return "";
+    return support::logic_error_of([&] { attn::backward(loss); });
 }
 
 }  // namespace
