@@ -40,6 +40,11 @@ inline void* allocate_block(std::size_t bytes) {
 
 inline void share_block(void* entries) { header_of(entries)->owners.fetch_add(1, std::memory_order_relaxed); }
 
+// How many arrays hold the block whose entries start at `entries`.
+inline std::size_t owners(const void* entries) {
+    return header_of(const_cast<void*>(entries))->owners.load(std::memory_order_relaxed);
+}
+
 inline void release_block(void* entries) noexcept {
     Header* header = header_of(entries);
     if (header->owners.fetch_sub(1, std::memory_order_acq_rel) == 1) std::free(header);

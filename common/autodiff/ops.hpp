@@ -32,25 +32,29 @@ template <class T> Var<T> bmm(const Var<T>& A, const Var<T>& B, bool transpose_a
 
 // ---- Element-wise with broadcasting (ops_elementwise.cpp) --------------------------------
 // Shapes broadcast as in NumPy; the gradient of a broadcast input is summed back to its shape.
-template <class T> Var<T> operator+(const Var<T>& a, const Var<T>& b);
-template <class T> Var<T> operator-(const Var<T>& a, const Var<T>& b);
+// The ops whose backward does not read an input take it by value: a temporary handed to them
+// (the sum in tanh(a + b)) lends its entries to the result instead of a fresh array, when
+// nothing else can read them again (ops_elementwise.cpp says when). A named Var is copied in,
+// which only counts a reference: it is never written.
+template <class T> Var<T> operator+(Var<T> a, Var<T> b);
+template <class T> Var<T> operator-(Var<T> a, Var<T> b);
 template <class T> Var<T> operator*(const Var<T>& a, const Var<T>& b);
 template <class T> Var<T> operator/(const Var<T>& a, const Var<T>& b);
-template <class T> Var<T> operator-(const Var<T>& a);
-template <class T> Var<T> operator+(const Var<T>& a, Scalar<T> s);
-template <class T> Var<T> operator+(Scalar<T> s, const Var<T>& a);
-template <class T> Var<T> operator-(const Var<T>& a, Scalar<T> s);
-template <class T> Var<T> operator-(Scalar<T> s, const Var<T>& a);
-template <class T> Var<T> operator*(const Var<T>& a, Scalar<T> s);
-template <class T> Var<T> operator*(Scalar<T> s, const Var<T>& a);
-template <class T> Var<T> operator/(const Var<T>& a, Scalar<T> s);
+template <class T> Var<T> operator-(Var<T> a);
+template <class T> Var<T> operator+(Var<T> a, Scalar<T> s);
+template <class T> Var<T> operator+(Scalar<T> s, Var<T> a);
+template <class T> Var<T> operator-(Var<T> a, Scalar<T> s);
+template <class T> Var<T> operator-(Scalar<T> s, Var<T> a);
+template <class T> Var<T> operator*(Var<T> a, Scalar<T> s);
+template <class T> Var<T> operator*(Scalar<T> s, Var<T> a);
+template <class T> Var<T> operator/(Var<T> a, Scalar<T> s);
 
-template <class T> Var<T> tanh(const Var<T>& x);      // d/dx = 1 - tanh^2
-template <class T> Var<T> sigmoid(const Var<T>& x);   // d/dx = s (1 - s)
-template <class T> Var<T> relu(const Var<T>& x);      // d/dx = 1 where x > 0
-template <class T> Var<T> exp(const Var<T>& x);
+template <class T> Var<T> tanh(Var<T> x);      // d/dx = 1 - tanh^2
+template <class T> Var<T> sigmoid(Var<T> x);   // d/dx = s (1 - s)
+template <class T> Var<T> relu(Var<T> x);      // d/dx = 1 where x > 0
+template <class T> Var<T> exp(Var<T> x);
 template <class T> Var<T> log(const Var<T>& x);       // x must be positive
-template <class T> Var<T> sqrt(const Var<T>& x);      // x must be positive; d/dx = 1 / (2 sqrt(x))
+template <class T> Var<T> sqrt(Var<T> x);      // x must be positive; d/dx = 1 / (2 sqrt(x))
 
 // ---- Reductions (ops_reduce.cpp) -----------------------------------------------------------
 template <class T> Var<T> sum(const Var<T>& x);                                   // all entries -> shape ()

@@ -5,6 +5,7 @@
 #include "common/simd_clones.hpp"
 
 #include <cmath>
+#include <utility>
 
 namespace attn {
 
@@ -60,15 +61,15 @@ COURSE_SIMD_CLONES void map_in_place(T* x, const T* s, std::size_t n, F f) noexc
     for (std::size_t k = 0; k < n; ++k) x[k] = f(x[k], s[k]);
 }
 
-// out = f(a, b) element-wise over the broadcast shape. The common cases (same shape, a
-// scalar, a bias along the last axes) run as flat loops; anything else row by row.
+// out = f(a, b) element-wise over the broadcast shape, into `out` (of that shape; it may be a
+// or b itself when that has the full shape: each entry is read before it is written). The
+// common cases (same shape, a scalar, a bias along the last axes) run as flat loops; anything
+// else row by row.
 template <class T, class F>
-Array<T> apply_binary(const Array<T>& a, const Array<T>& b, const char* op, F f) {
-    const Shape sa = shape_of(a), sb = shape_of(b);
-    const Shape out_shape = kernels::broadcast_shapes(sa, sb, op);
-    Array<T> out = kernels::empty_array<T>(out_shape);
+void map_binary(const Array<T>& a, const Array<T>& b, Array<T>& out, F f) {
+    const Shape sa = shape_of(a), sb = shape_of(b), out_shape = shape_of(out);
     const std::size_t n = out.size();
-    if (n == 0) return out;
+    if (n == 0) return;
     if (sa == out_shape && repeats_within(sb, b.size(), out_shape)) {   // b repeats along the rows
         map_repeating(a.data(), b.data(), out.data(), n, b.size(), false, f);
     } else if (sb == out_shape && repeats_within(sa, a.size(), out_shape)) {
@@ -77,13 +78,53 @@ Array<T> apply_binary(const Array<T>& a, const Array<T>& b, const char* op, F f)
         kernels::BroadcastWalk walk_a(out_shape, sa, true), walk_b(out_shape, sb, true);
         map_broadcast_rows(a.data(), b.data(), out.data(), n, out_shape.back(), walk_a, walk_b, f);
     }
+}
+
+template <class T, class F>
+Array<T> apply_binary(const Array<T>& a, const Array<T>& b, const char* op, F f) {
+    Array<T> out = kernels::empty_array<T>(kernels::broadcast_shapes(shape_of(a), shape_of(b), op));
+    map_binary(a, b, out, f);
+    return out;
+}
+
+// Where an op's result goes: over the entries of x, an input handed over as a temporary
+// (taken by value and held by nothing else), or into a fresh array. The result is the same;
+// the step saves an allocation and a pass of writes to memory not in the cache yet. x's node
+// stays on the tape with its shape, which is all the gradients ask of it; its entries may
+// change because nothing can read them again:
+//   - no other Var holds x, and no recorded op took x as an input (the node has one owner);
+//   - x's own backward does not read x's value (tanh's would, matmul's reads its inputs);
+//   - no other array shares its entries (a view that reshape made, say).
+// The consuming op's backward must not read x either (add's, tanh's input: they do not).
+template <class T>
+bool handed_over(const Var<T>& x, const Shape& shape) {
+    const Node<T>& node = *x.node();
+    return x.node().use_count() == 1 &&
+           (node.reads == Reads::nothing || node.reads == Reads::inputs) && node.value.size() > 0 &&
+           storage::owners(node.value.data()) == 1 && shape_of(node.value) == shape;
+}
+
+template <class T>
+Array<T> result_array(const Var<T>& x) {
+    const Shape shape = shape_of(x.value());
+    return handed_over(x, shape) ? share_storage(x.value(), shape) : kernels::empty_array<T>(shape);
+}
+
+// a op b for the forward pass, over a's or b's entries when one of them is handed over.
+template <class T, class F>
+Array<T> forward_binary(const Var<T>& a, const Var<T>& b, const char* op, F f) {
+    const Shape out_shape = kernels::broadcast_shapes(a.shape(), b.shape(), op);
+    Array<T> out = handed_over(a, out_shape)   ? share_storage(a.value(), out_shape)
+                   : handed_over(b, out_shape) ? share_storage(b.value(), out_shape)
+                                               : kernels::empty_array<T>(out_shape);
+    map_binary(a.value(), b.value(), out, f);
     return out;
 }
 
 template <class T, class F>
-Array<T> apply_unary(const Array<T>& a, F f) {
-    Array<T> out = kernels::empty_array<T>(shape_of(a));
-    map_unary(a.data(), out.data(), a.size(), f);
+Array<T> apply_unary(const Var<T>& a, F f) {
+    Array<T> out = result_array(a);
+    map_unary(a.value().data(), out.data(), out.size(), f);
     return out;
 }
 
@@ -123,8 +164,8 @@ void pass_back(Node<T>& self, F f) {
 }  // namespace
 
 template <class T>
-Var<T> operator+(const Var<T>& a, const Var<T>& b) {
-    Array<T> out = apply_binary(a.value(), b.value(), "add", [](T x, T y) { return x + y; });
+Var<T> operator+(Var<T> a, Var<T> b) {
+    Array<T> out = forward_binary(a, b, "add", [](T x, T y) { return x + y; });
     return record_op<T>("add", std::move(out), {a, b}, Reads::nothing, [](Node<T>& self) {
         // out = a + b:  da = dout, db = dout (each summed over its broadcast axes). dout can be
         // handed over (moved, the tape frees it next anyway) once: to an input of its own shape,
@@ -138,8 +179,8 @@ Var<T> operator+(const Var<T>& a, const Var<T>& b) {
 }
 
 template <class T>
-Var<T> operator-(const Var<T>& a, const Var<T>& b) {
-    Array<T> out = apply_binary(a.value(), b.value(), "sub", [](T x, T y) { return x - y; });
+Var<T> operator-(Var<T> a, Var<T> b) {
+    Array<T> out = forward_binary(a, b, "sub", [](T x, T y) { return x - y; });
     return record_op<T>("sub", std::move(out), {a, b}, Reads::nothing, [](Node<T>& self) {
         // out = a - b:  da = dout, db = -dout (negated in dout's own buffer once a has read it)
         add_grad_from(*self.inputs[0], self.grad);
@@ -189,47 +230,47 @@ Var<T> operator/(const Var<T>& a, const Var<T>& b) {
 }
 
 template <class T>
-Var<T> operator-(const Var<T>& a) {
-    return record_op<T>("neg", apply_unary(a.value(), [](T x) { return -x; }), {a}, Reads::nothing, [](Node<T>& self) {
+Var<T> operator-(Var<T> a) {
+    return record_op<T>("neg", apply_unary(a, [](T x) { return -x; }), {a}, Reads::nothing, [](Node<T>& self) {
         pass_back(self, [](T g) { return -g; });   // out = -a
     });
 }
 
 // Scalar forms: the scalar is a constant, so only the tensor gets a gradient.
 template <class T>
-Var<T> operator+(const Var<T>& a, Scalar<T> s) {
-    return record_op<T>("add_scalar", apply_unary(a.value(), [s](T x) { return x + s; }), {a}, Reads::nothing,
+Var<T> operator+(Var<T> a, Scalar<T> s) {
+    return record_op<T>("add_scalar", apply_unary(a, [s](T x) { return x + s; }), {a}, Reads::nothing,
                         [](Node<T>& self) { accumulate_grad(*self.inputs[0], std::move(self.grad)); });
 }
-template <class T> Var<T> operator+(Scalar<T> s, const Var<T>& a) { return a + s; }
-template <class T> Var<T> operator-(const Var<T>& a, Scalar<T> s) { return a + (-s); }
-template <class T> Var<T> operator-(Scalar<T> s, const Var<T>& a) { return (-a) + s; }
+template <class T> Var<T> operator+(Scalar<T> s, Var<T> a) { return std::move(a) + s; }
+template <class T> Var<T> operator-(Var<T> a, Scalar<T> s) { return std::move(a) + (-s); }
+template <class T> Var<T> operator-(Scalar<T> s, Var<T> a) { return (-std::move(a)) + s; }
 
 template <class T>
-Var<T> operator*(const Var<T>& a, Scalar<T> s) {
-    return record_op<T>("mul_scalar", apply_unary(a.value(), [s](T x) { return x * s; }), {a}, Reads::nothing,
+Var<T> operator*(Var<T> a, Scalar<T> s) {
+    return record_op<T>("mul_scalar", apply_unary(a, [s](T x) { return x * s; }), {a}, Reads::nothing,
                         [s](Node<T>& self) {
         pass_back(self, [s](T g) { return g * s; });   // out = s a
     });
 }
-template <class T> Var<T> operator*(Scalar<T> s, const Var<T>& a) { return a * s; }
-template <class T> Var<T> operator/(const Var<T>& a, Scalar<T> s) { return a * (T(1) / s); }
+template <class T> Var<T> operator*(Scalar<T> s, Var<T> a) { return std::move(a) * s; }
+template <class T> Var<T> operator/(Var<T> a, Scalar<T> s) { return std::move(a) * (T(1) / s); }
 
 // ---- Unary functions: each backward uses the saved output where that is cheapest --------
 
 namespace {
 // y = f(x) entry by entry, through one of the vectorized loops of common/row_math.hpp.
 template <class T>
-Array<T> map_entries(const Array<T>& x, void (*f)(const T*, T*, std::size_t)) {
-    Array<T> y = kernels::empty_array<T>(shape_of(x));
-    f(x.data(), y.data(), x.size());
+Array<T> map_entries(const Var<T>& x, void (*f)(const T*, T*, std::size_t)) {
+    Array<T> y = result_array(x);
+    f(x.value().data(), y.data(), y.size());
     return y;
 }
 }  // namespace
 
 template <class T>
-Var<T> tanh(const Var<T>& x) {
-    Array<T> y = map_entries<T>(x.value(), row_math::tanh);
+Var<T> tanh(Var<T> x) {
+    Array<T> y = map_entries<T>(x, row_math::tanh);
     return record_op<T>("tanh", std::move(y), {x}, Reads::output, [](Node<T>& self) {
         // y = tanh(x):  dx = dy * (1 - y^2)
         pass_back(self, self.value, [](T g, T y) { return g * (1 - y * y); });
@@ -237,8 +278,8 @@ Var<T> tanh(const Var<T>& x) {
 }
 
 template <class T>
-Var<T> sigmoid(const Var<T>& x) {
-    Array<T> y = map_entries<T>(x.value(), row_math::sigmoid);   // 1 / (1 + exp(-x))
+Var<T> sigmoid(Var<T> x) {
+    Array<T> y = map_entries<T>(x, row_math::sigmoid);   // 1 / (1 + exp(-x))
     return record_op<T>("sigmoid", std::move(y), {x}, Reads::output, [](Node<T>& self) {
         // y = 1 / (1 + exp(-x)):  dx = dy * y (1 - y)
         pass_back(self, self.value, [](T g, T y) { return g * y * (1 - y); });
@@ -246,8 +287,8 @@ Var<T> sigmoid(const Var<T>& x) {
 }
 
 template <class T>
-Var<T> relu(const Var<T>& x) {
-    Array<T> y = apply_unary(x.value(), [](T v) { return v > 0 ? v : T(0); });
+Var<T> relu(Var<T> x) {
+    Array<T> y = apply_unary(x, [](T v) { return v > 0 ? v : T(0); });
     return record_op<T>("relu", std::move(y), {x}, Reads::output, [](Node<T>& self) {
         // y = max(x, 0):  dx = dy where y > 0
         pass_back(self, self.value, [](T g, T y) { return y > 0 ? g : T(0); });
@@ -255,8 +296,8 @@ Var<T> relu(const Var<T>& x) {
 }
 
 template <class T>
-Var<T> exp(const Var<T>& x) {
-    Array<T> y = map_entries<T>(x.value(), row_math::exp);
+Var<T> exp(Var<T> x) {
+    Array<T> y = map_entries<T>(x, row_math::exp);
     return record_op<T>("exp", std::move(y), {x}, Reads::output, [](Node<T>& self) {
         // y = exp(x):  dx = dy * y
         pass_back(self, self.value, [](T g, T y) { return g * y; });
@@ -273,8 +314,9 @@ Var<T> log(const Var<T>& x) {
 }
 
 template <class T>
-Var<T> sqrt(const Var<T>& x) {
-    Array<T> y = xt::sqrt(x.value());
+Var<T> sqrt(Var<T> x) {
+    Array<T> y = result_array(x);
+    xt::noalias(y) = xt::sqrt(std::as_const(x).value());   // entry by entry, so y may be x itself
     return record_op<T>("sqrt", std::move(y), {x}, Reads::output, [](Node<T>& self) {
         // y = sqrt(x):  dx = dy / (2 y)
         pass_back(self, self.value, [](T g, T y) { return g / (2 * y); });
@@ -283,24 +325,24 @@ Var<T> sqrt(const Var<T>& x) {
 
 // ---- instantiations: do not edit ----
 #define ATTN_INSTANTIATE(T)                                                                   \
-    template Var<T> operator+(const Var<T>&, const Var<T>&);                                 \
-    template Var<T> operator-(const Var<T>&, const Var<T>&);                                 \
+    template Var<T> operator+(Var<T>, Var<T>);                                 \
+    template Var<T> operator-(Var<T>, Var<T>);                                 \
     template Var<T> operator*(const Var<T>&, const Var<T>&);                                 \
     template Var<T> operator/(const Var<T>&, const Var<T>&);                                 \
-    template Var<T> operator-(const Var<T>&);                                                \
-    template Var<T> operator+(const Var<T>&, Scalar<T>);                                     \
-    template Var<T> operator+(Scalar<T>, const Var<T>&);                                     \
-    template Var<T> operator-(const Var<T>&, Scalar<T>);                                     \
-    template Var<T> operator-(Scalar<T>, const Var<T>&);                                     \
-    template Var<T> operator*(const Var<T>&, Scalar<T>);                                     \
-    template Var<T> operator*(Scalar<T>, const Var<T>&);                                     \
-    template Var<T> operator/(const Var<T>&, Scalar<T>);                                     \
-    template Var<T> tanh(const Var<T>&);                                                     \
-    template Var<T> sigmoid(const Var<T>&);                                                  \
-    template Var<T> relu(const Var<T>&);                                                     \
-    template Var<T> exp(const Var<T>&);                                                      \
+    template Var<T> operator-(Var<T>);                                                \
+    template Var<T> operator+(Var<T>, Scalar<T>);                                     \
+    template Var<T> operator+(Scalar<T>, Var<T>);                                     \
+    template Var<T> operator-(Var<T>, Scalar<T>);                                     \
+    template Var<T> operator-(Scalar<T>, Var<T>);                                     \
+    template Var<T> operator*(Var<T>, Scalar<T>);                                     \
+    template Var<T> operator*(Scalar<T>, Var<T>);                                     \
+    template Var<T> operator/(Var<T>, Scalar<T>);                                     \
+    template Var<T> tanh(Var<T>);                                                     \
+    template Var<T> sigmoid(Var<T>);                                                  \
+    template Var<T> relu(Var<T>);                                                     \
+    template Var<T> exp(Var<T>);                                                      \
     template Var<T> log(const Var<T>&);                                                      \
-    template Var<T> sqrt(const Var<T>&);
+    template Var<T> sqrt(Var<T>);
 ATTN_INSTANTIATE(float)
 ATTN_INSTANTIATE(double)
 
