@@ -42,7 +42,7 @@ inline void share_block(void* entries) { header_of(entries)->owners.fetch_add(1,
 
 // How many arrays hold the block whose entries start at `entries`.
 inline std::size_t owners(const void* entries) {
-    return header_of(const_cast<void*>(entries))->owners.load(std::memory_order_relaxed);
+    return header_of(const_cast<void*>(entries))->owners.load(std::memory_order_acquire);
 }
 
 inline void release_block(void* entries) noexcept {

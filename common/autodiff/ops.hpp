@@ -35,7 +35,8 @@ template <class T> Var<T> bmm(const Var<T>& A, const Var<T>& B, bool transpose_a
 // The ops whose backward does not read an input take it by value: a temporary handed to them
 // (the sum in tanh(a + b)) lends its entries to the result instead of a fresh array, when
 // nothing else can read them again (ops_elementwise.cpp says when). A named Var is copied in,
-// which only counts a reference: it is never written.
+// which only counts a reference: it is never written. std::move(v) into one of them hands v
+// over like a temporary: v is empty afterwards.
 template <class T> Var<T> operator+(Var<T> a, Var<T> b);
 template <class T> Var<T> operator-(Var<T> a, Var<T> b);
 template <class T> Var<T> operator*(const Var<T>& a, const Var<T>& b);

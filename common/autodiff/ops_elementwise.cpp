@@ -93,9 +93,15 @@ Array<T> apply_binary(const Array<T>& a, const Array<T>& b, const char* op, F f)
 // stays on the tape with its shape, which is all the gradients ask of it; its entries may
 // change because nothing can read them again:
 //   - no other Var holds x, and no recorded op took x as an input (the node has one owner);
-//   - x's own backward does not read x's value (tanh's would, matmul's reads its inputs);
-//   - no other array shares its entries (a view that reshape made, say).
+//   - x's own backward does not read x's value: matmul's output qualifies (its backward reads
+//     its inputs), tanh's does not; nor do the outputs of ops that recorded no backward at
+//     all (in no-grad mode, or when no input needs a gradient);
+//   - no other array shares its entries (a view that reshape made, say);
+//   - it has the result's shape.
 // The consuming op's backward must not read x either (add's, tanh's input: they do not).
+// One level only: the result shares its block with x's node, which stays on the tape, so the
+// op after it finds two owners and takes a fresh array (in relu(a * 2.0 - 0.5), the
+// subtraction writes over the product; relu allocates).
 template <class T>
 bool handed_over(const Var<T>& x, const Shape& shape) {
     const Node<T>& node = *x.node();
@@ -104,6 +110,7 @@ bool handed_over(const Var<T>& x, const Shape& shape) {
            storage::owners(node.value.data()) == 1 && shape_of(node.value) == shape;
 }
 
+// Call it before anything copies x's handle (record_op's {x} does): the copy is a second owner.
 template <class T>
 Array<T> result_array(const Var<T>& x) {
     const Shape shape = shape_of(x.value());
@@ -231,7 +238,8 @@ Var<T> operator/(const Var<T>& a, const Var<T>& b) {
 
 template <class T>
 Var<T> operator-(Var<T> a) {
-    return record_op<T>("neg", apply_unary(a, [](T x) { return -x; }), {a}, Reads::nothing, [](Node<T>& self) {
+    Array<T> out = apply_unary(a, [](T x) { return -x; });   // before {a} below copies the handle
+    return record_op<T>("neg", std::move(out), {a}, Reads::nothing, [](Node<T>& self) {
         pass_back(self, [](T g) { return -g; });   // out = -a
     });
 }
@@ -239,7 +247,8 @@ Var<T> operator-(Var<T> a) {
 // Scalar forms: the scalar is a constant, so only the tensor gets a gradient.
 template <class T>
 Var<T> operator+(Var<T> a, Scalar<T> s) {
-    return record_op<T>("add_scalar", apply_unary(a, [s](T x) { return x + s; }), {a}, Reads::nothing,
+    Array<T> out = apply_unary(a, [s](T x) { return x + s; });
+    return record_op<T>("add_scalar", std::move(out), {a}, Reads::nothing,
                         [](Node<T>& self) { accumulate_grad(*self.inputs[0], std::move(self.grad)); });
 }
 template <class T> Var<T> operator+(Scalar<T> s, Var<T> a) { return std::move(a) + s; }
@@ -248,7 +257,8 @@ template <class T> Var<T> operator-(Scalar<T> s, Var<T> a) { return (-std::move(
 
 template <class T>
 Var<T> operator*(Var<T> a, Scalar<T> s) {
-    return record_op<T>("mul_scalar", apply_unary(a, [s](T x) { return x * s; }), {a}, Reads::nothing,
+    Array<T> out = apply_unary(a, [s](T x) { return x * s; });
+    return record_op<T>("mul_scalar", std::move(out), {a}, Reads::nothing,
                         [s](Node<T>& self) {
         pass_back(self, [s](T g) { return g * s; });   // out = s a
     });

@@ -57,7 +57,9 @@ private:
 // Which values an op's backward reads, besides its output's gradient. backward() checks that
 // none of them was written in place between the forward and the backward pass: the gradient
 // would silently be computed from the new numbers. (tanh reads its output, matmul its inputs,
-// add neither.)
+// add neither.) It must be true: an output its op declares unread (nothing or inputs) may also
+// be overwritten by the element-wise op that consumes it, when it is a temporary
+// (ops_elementwise.cpp, handed_over), so a backward that reads it anyway gets wrong numbers.
 enum class Reads { nothing, inputs, output, inputs_and_output };
 
 template <class T>
@@ -74,8 +76,10 @@ struct Node {
     // In-place writes to `value` so far: Var::value() counts them (code that writes through
     // node() directly must count too). An op's output starts at 0.
     std::uint64_t version = 0;
-    // Set when `value` shares its entries with another node's (a view, which reshape makes):
-    // that node, the one that owns the entries. Writes through either count on its version.
+    // Set when `value` is a view of another node's entries (reshape makes views): that node,
+    // the one that owns the entries. Writes through either count on its version. (An
+    // element-wise op's result can also share the entries of the temporary it overwrote; that
+    // node's value is never read again, so no version is shared.)
     std::shared_ptr<Node<T>> view_of;
     std::uint64_t& version_counter() { return view_of ? view_of->version : version; }
     Reads reads = Reads::nothing;           // what `backward` reads
