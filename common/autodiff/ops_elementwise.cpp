@@ -87,6 +87,24 @@ Array<T> apply_binary(const Array<T>& a, const Array<T>& b, const char* op, F f)
     return out;
 }
 
+// The nodes before `node` that handed their entries on, each to the next, down to `node`: in
+// relu(a * 2.0 - 0.5) the subtraction wrote over the product, and relu may write over both,
+// since neither can be read again. A node whose input shares its entries got them this way,
+// unless it is a view (reshape's output shares its base's, and the base may still be read).
+template <class T>
+std::size_t spent_owners(const Node<T>& node) {
+    std::size_t spent = 0;
+    for (const Node<T>* n = &node; n->view_of == nullptr;) {
+        const Node<T>* giver = nullptr;
+        for (const auto& input : n->inputs)
+            if (input->value.data() == n->value.data()) giver = input.get();
+        if (giver == nullptr) break;
+        ++spent;
+        n = giver;
+    }
+    return spent;
+}
+
 // Where an op's result goes: over the entries of x, an input handed over as a temporary
 // (taken by value and held by nothing else), or into a fresh array. The result is the same;
 // the step saves an allocation and a pass of writes to memory not in the cache yet. x's node
@@ -96,18 +114,16 @@ Array<T> apply_binary(const Array<T>& a, const Array<T>& b, const char* op, F f)
 //   - x's own backward does not read x's value: matmul's output qualifies (its backward reads
 //     its inputs), tanh's does not; nor do the outputs of ops that recorded no backward at
 //     all (in no-grad mode, or when no input needs a gradient);
-//   - no other array shares its entries (a view that reshape made, say);
+//   - no other array shares its entries (a view that reshape made, say), except the nodes
+//     that handed the same entries on earlier (spent_owners);
 //   - it has the result's shape.
 // The consuming op's backward must not read x either (add's, tanh's input: they do not).
-// One level only: the result shares its block with x's node, which stays on the tape, so the
-// op after it finds two owners and takes a fresh array (in relu(a * 2.0 - 0.5), the
-// subtraction writes over the product; relu allocates).
 template <class T>
 bool handed_over(const Var<T>& x, const Shape& shape) {
     const Node<T>& node = *x.node();
     return x.node().use_count() == 1 &&
            (node.reads == Reads::nothing || node.reads == Reads::inputs) && node.value.size() > 0 &&
-           storage::owners(node.value.data()) == 1 && shape_of(node.value) == shape;
+           storage::owners(node.value.data()) == 1 + spent_owners(node) && shape_of(node.value) == shape;
 }
 
 // Call it before anything copies x's handle (record_op's {x} does): the copy is a second owner.
