@@ -66,6 +66,21 @@ private:
     std::size_t src_ = 0, dst_ = 0;
 };
 
+// Copies one row of `bytes` bytes. Short rows (a head of 16 floats is one 64-byte line) are
+// copied in fixed-size pieces, which the compiler turns into a few moves: a call to memcpy for
+// each would cost more than the copy itself.
+inline void copy_row(void* dst, const void* src, std::size_t bytes) {
+    if (bytes > 256) {
+        std::memcpy(dst, src, bytes);
+        return;
+    }
+    auto* d = static_cast<unsigned char*>(dst);
+    const auto* s = static_cast<const unsigned char*>(src);
+    for (; bytes >= 64; bytes -= 64, d += 64, s += 64) std::memcpy(d, s, 64);
+    for (; bytes >= 4; bytes -= 4, d += 4, s += 4) std::memcpy(d, s, 4);
+    if (bytes > 0) std::memcpy(d, s, bytes);
+}
+
 }  // namespace
 
 template <class T>
@@ -75,12 +90,16 @@ void permute_copy(const T* src, const Shape& shape, const Shape& order, T* dst) 
     if (total == 0) return;
     std::vector<Run> runs = permuted_runs(shape, order);
     if (runs.empty() || runs.back().src_stride == 1) {
-        // The last axis stays last: the result is whole rows of the source, in a new order.
+        // The last axis stays last: the result is whole rows of the source, in a new order,
+        // copied along the next run in one loop (the walk steps over the runs outside it).
         const std::size_t row = runs.empty() ? 1 : runs.back().length;
         if (!runs.empty()) runs.pop_back();
+        const Run along = runs.empty() ? Run{1, 0, row} : runs.back();
+        if (!runs.empty()) runs.pop_back();
         RunWalk walk(runs);
-        for (std::size_t start = 0; start < total; start += row, walk.advance())
-            std::memcpy(dst + start, src + walk.src(), row * sizeof(T));
+        for (std::size_t start = 0; start < total; start += along.length * row, walk.advance())
+            for (std::size_t i = 0; i < along.length; ++i)
+                copy_row(dst + start + i * row, src + walk.src() + i * along.src_stride, row * sizeof(T));
         return;
     }
     // The source's last axis (stride 1) became run p of the result, and the result's last run
