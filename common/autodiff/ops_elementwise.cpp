@@ -5,6 +5,7 @@
 #include "common/simd_clones.hpp"
 
 #include <cmath>
+#include <initializer_list>
 #include <utility>
 
 namespace attn {
@@ -126,27 +127,27 @@ bool handed_over(const Var<T>& x, const Shape& shape) {
            storage::owners(node.value.data()) == 1 + spent_owners(node) && shape_of(node.value) == shape;
 }
 
-// Call it before anything copies x's handle (record_op's {x} does): the copy is a second owner.
+// The array for a result of `shape`: over the entries of the first candidate that is handed
+// over, or fresh. Call it before anything copies a candidate's handle (record_op's {x} does):
+// the copy would be a second owner.
 template <class T>
-Array<T> result_array(const Var<T>& x) {
-    const Shape shape = shape_of(x.value());
-    return handed_over(x, shape) ? share_storage(x.value(), shape) : kernels::empty_array<T>(shape);
+Array<T> result_array(const Shape& shape, std::initializer_list<const Var<T>*> candidates) {
+    for (const Var<T>* x : candidates)
+        if (handed_over(*x, shape)) return share_storage(x->value(), shape);
+    return kernels::empty_array<T>(shape);
 }
 
 // a op b for the forward pass, over a's or b's entries when one of them is handed over.
 template <class T, class F>
 Array<T> forward_binary(const Var<T>& a, const Var<T>& b, const char* op, F f) {
-    const Shape out_shape = kernels::broadcast_shapes(a.shape(), b.shape(), op);
-    Array<T> out = handed_over(a, out_shape)   ? share_storage(a.value(), out_shape)
-                   : handed_over(b, out_shape) ? share_storage(b.value(), out_shape)
-                                               : kernels::empty_array<T>(out_shape);
+    Array<T> out = result_array<T>(kernels::broadcast_shapes(a.shape(), b.shape(), op), {&a, &b});
     map_binary(a.value(), b.value(), out, f);
     return out;
 }
 
 template <class T, class F>
 Array<T> apply_unary(const Var<T>& a, F f) {
-    Array<T> out = result_array(a);
+    Array<T> out = result_array<T>(a.shape(), {&a});
     map_unary(a.value().data(), out.data(), out.size(), f);
     return out;
 }
@@ -288,7 +289,7 @@ namespace {
 // y = f(x) entry by entry, through one of the vectorized loops of common/row_math.hpp.
 template <class T>
 Array<T> map_entries(const Var<T>& x, void (*f)(const T*, T*, std::size_t)) {
-    Array<T> y = result_array(x);
+    Array<T> y = result_array<T>(x.shape(), {&x});
     f(x.value().data(), y.data(), y.size());
     return y;
 }
@@ -341,7 +342,7 @@ Var<T> log(const Var<T>& x) {
 
 template <class T>
 Var<T> sqrt(Var<T> x) {
-    Array<T> y = result_array(x);
+    Array<T> y = result_array<T>(x.shape(), {&x});
     xt::noalias(y) = xt::sqrt(std::as_const(x).value());   // entry by entry, so y may be x itself
     return record_op<T>("sqrt", std::move(y), {x}, Reads::output, [](Node<T>& self) {
         // y = sqrt(x):  dx = dy / (2 y)
@@ -350,24 +351,24 @@ Var<T> sqrt(Var<T> x) {
 }
 
 // ---- instantiations: do not edit ----
-#define ATTN_INSTANTIATE(T)                                                                   \
-    template Var<T> operator+(Var<T>, Var<T>);                                 \
-    template Var<T> operator-(Var<T>, Var<T>);                                 \
-    template Var<T> operator*(const Var<T>&, const Var<T>&);                                 \
-    template Var<T> operator/(const Var<T>&, const Var<T>&);                                 \
-    template Var<T> operator-(Var<T>);                                                \
-    template Var<T> operator+(Var<T>, Scalar<T>);                                     \
-    template Var<T> operator+(Scalar<T>, Var<T>);                                     \
-    template Var<T> operator-(Var<T>, Scalar<T>);                                     \
-    template Var<T> operator-(Scalar<T>, Var<T>);                                     \
-    template Var<T> operator*(Var<T>, Scalar<T>);                                     \
-    template Var<T> operator*(Scalar<T>, Var<T>);                                     \
-    template Var<T> operator/(Var<T>, Scalar<T>);                                     \
-    template Var<T> tanh(Var<T>);                                                     \
-    template Var<T> sigmoid(Var<T>);                                                  \
-    template Var<T> relu(Var<T>);                                                     \
-    template Var<T> exp(Var<T>);                                                      \
-    template Var<T> log(const Var<T>&);                                                      \
+#define ATTN_INSTANTIATE(T)                                                               \
+    template Var<T> operator+(Var<T>, Var<T>);                                            \
+    template Var<T> operator-(Var<T>, Var<T>);                                            \
+    template Var<T> operator*(const Var<T>&, const Var<T>&);                              \
+    template Var<T> operator/(const Var<T>&, const Var<T>&);                              \
+    template Var<T> operator-(Var<T>);                                                    \
+    template Var<T> operator+(Var<T>, Scalar<T>);                                         \
+    template Var<T> operator+(Scalar<T>, Var<T>);                                         \
+    template Var<T> operator-(Var<T>, Scalar<T>);                                         \
+    template Var<T> operator-(Scalar<T>, Var<T>);                                         \
+    template Var<T> operator*(Var<T>, Scalar<T>);                                         \
+    template Var<T> operator*(Scalar<T>, Var<T>);                                         \
+    template Var<T> operator/(Var<T>, Scalar<T>);                                         \
+    template Var<T> tanh(Var<T>);                                                         \
+    template Var<T> sigmoid(Var<T>);                                                      \
+    template Var<T> relu(Var<T>);                                                         \
+    template Var<T> exp(Var<T>);                                                          \
+    template Var<T> log(const Var<T>&);                                                   \
     template Var<T> sqrt(Var<T>);
 ATTN_INSTANTIATE(float)
 ATTN_INSTANTIATE(double)
