@@ -83,7 +83,7 @@ inline float exp_clamped(float t) {
 
 inline float clamp_exponent(float t) { return t >= -104.0f ? (t <= 89.0f ? t : 89.0f) : -104.0f; }
 
-COURSE_SIMD_CLONES void exp_minus(const float* x, float shift, float* y, std::size_t n) {
+inline void exp_minus_loop(const float* x, float shift, float* y, std::size_t n) {
     for (std::size_t j = 0; j < n; ++j) {
         const float exponent = x[j] - shift;
         // Clamped to where 2^k is a normal float; a NaN lands on -87 here and is restored below.
@@ -92,6 +92,24 @@ COURSE_SIMD_CLONES void exp_minus(const float* x, float shift, float* y, std::si
         const float p = exp_of_remainder(t, k);
         const float value = exponent < -87.3f ? 0.0f : p * power_of_two(static_cast<std::int32_t>(k));
         y[j] = exponent != exponent ? exponent : value;   // NaN in, NaN out
+    }
+}
+
+// The loop runs whole vectors; the last n % lanes entries would run one at a time, and on
+// chapter 07's rows of 24 scores that tail cost more than the rest of the row. So when the
+// row is at least one vector long (and not written in place), they come from one more vector,
+// the row's last `lanes` entries, some of them computed twice: each entry gets the same
+// operations either way, so the same value.
+COURSE_SIMD_CLONES void exp_minus(const float* x, float shift, float* y, std::size_t n) {
+    const std::size_t whole = n - n % lanes;
+    exp_minus_loop(x, shift, y, whole);
+    if (whole == n) return;
+    if (n >= lanes && x != y) {
+        float block[lanes];
+        exp_minus_loop(x + n - lanes, shift, block, lanes);
+        for (std::size_t j = whole; j < n; ++j) y[j] = block[j - (n - lanes)];
+    } else {
+        exp_minus_loop(x + whole, shift, y + whole, n - whole);
     }
 }
 

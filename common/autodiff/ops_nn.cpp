@@ -2,10 +2,12 @@
 #include "common/autodiff/kernels.hpp"
 #include "common/autodiff/ops.hpp"
 #include "common/random.hpp"
+#include "common/row_math.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <vector>
 
 namespace attn {
 
@@ -47,25 +49,47 @@ Var<T> dropout(const Var<T>& x, double p, bool training, Rng& rng) {
 
 namespace {
 
+// The sum of each row of x (rows, n) into totals, added left to right exactly as
+// `for (j) total += row[j]` adds them (the loss's digits depend on that order), but eight
+// rows side by side: within a row each addition waits for the one before it, and the rows
+// interleaved fill that wait with the other rows' additions.
+template <class T>
+void row_sums(const T* x, std::size_t rows, std::size_t n, T* totals) {
+    constexpr std::size_t side_by_side = 8;
+    std::size_t r = 0;
+    for (; r + side_by_side <= rows; r += side_by_side) {
+        T total[side_by_side] = {};
+        for (std::size_t j = 0; j < n; ++j)
+            for (std::size_t b = 0; b < side_by_side; ++b) total[b] += x[(r + b) * n + j];
+        std::copy(total, total + side_by_side, totals + r);
+    }
+    for (; r < rows; ++r) {
+        T total = 0;
+        for (std::size_t j = 0; j < n; ++j) total += x[r * n + j];
+        totals[r] = total;
+    }
+}
+
 // For each row of length n of x (rows, n): log_p = x - max - log(sum(exp(x - max))) and
 // p = exp(log_p). The exponentials run as one whole-array xtensor expression, which xsimd
 // vectorizes; this is most of the cost of a loss over a small vocabulary. (row_math::exp
 // would be faster, but it rounds differently, and on the Transformer's step it bought
-// nothing measurable: not worth changing every chapter's numbers.)
+// nothing measurable: not worth changing every chapter's numbers.) A maximum is the same
+// whatever order it is taken in, so row_math's vectorized one serves.
 template <class T>
 void log_softmax_rows(const T* x, std::size_t rows, std::size_t n, Array<T>& log_p, Array<T>& p) {
     log_p = Array<T>::from_shape({rows, n});
     for (std::size_t r = 0; r < rows; ++r) {
         const T* row = x + r * n;
-        const T m = *std::max_element(row, row + n);
+        const T m = row_math::max(row, n);
         for (std::size_t j = 0; j < n; ++j) log_p.data()[r * n + j] = row[j] - m;   // shifted: all <= 0
     }
     p = xt::exp(log_p);
+    std::vector<T> totals(rows);
+    row_sums(p.data(), rows, n, totals.data());
     for (std::size_t r = 0; r < rows; ++r) {
         T* e = p.data() + r * n;
-        T total = 0;
-        for (std::size_t j = 0; j < n; ++j) total += e[j];
-        const T log_total = std::log(total), inverse = T(1) / total;
+        const T log_total = std::log(totals[r]), inverse = T(1) / totals[r];
         for (std::size_t j = 0; j < n; ++j) {
             log_p.data()[r * n + j] -= log_total;
             e[j] *= inverse;
@@ -86,11 +110,11 @@ Var<T> log_softmax(const Var<T>& x) {
     return record_op<T>("log_softmax", std::move(out), {x}, Reads::nothing, [rows, n, p](Node<T>& self) {
         // y = x - logsumexp(x):  dx = dy - softmax(x) * sum(dy)
         Array<T> g = kernels::empty_array<T>(kernels::shape_of(self.grad));
+        std::vector<T> totals(rows);
+        row_sums(self.grad.data(), rows, n, totals.data());
         for (std::size_t r = 0; r < rows; ++r) {
             const T* dy = self.grad.data() + r * n;
-            T total = 0;
-            for (std::size_t j = 0; j < n; ++j) total += dy[j];
-            for (std::size_t j = 0; j < n; ++j) g.data()[r * n + j] = dy[j] - p.data()[r * n + j] * total;
+            for (std::size_t j = 0; j < n; ++j) g.data()[r * n + j] = dy[j] - p.data()[r * n + j] * totals[r];
         }
         accumulate_grad(*self.inputs[0], std::move(g));
     });
@@ -110,6 +134,10 @@ Var<T> cross_entropy(const Var<T>& logits, const xt::xarray<std::int64_t>& targe
     Array<T> log_p, p;   // (N, C) log-probabilities and probabilities
     log_softmax_rows(logits.value().data(), N, C, log_p, p);
     const T eps = static_cast<T>(label_smoothing), on_target = 1 - eps, uniform = eps / static_cast<T>(C);
+    // Label smoothing spreads eps over every class, so it needs each row's sum of log p;
+    // without it (eps = 0) that term is 0 and is not computed.
+    std::vector<T> log_p_sums(eps > 0 ? N : 0);
+    if (eps > 0) row_sums(log_p.data(), N, C, log_p_sums.data());
     T total = 0;
     std::size_t counted = 0;
     for (std::size_t r = 0; r < N; ++r) {
@@ -118,9 +146,8 @@ Var<T> cross_entropy(const Var<T>& logits, const xt::xarray<std::int64_t>& targe
         if (t < 0 || static_cast<std::size_t>(t) >= C)
             throw std::invalid_argument("cross_entropy: target " + std::to_string(t) + " is not a class in [0, " +
                                         std::to_string(C) + ")");
-        T row_sum = 0;
-        for (std::size_t c = 0; c < C; ++c) row_sum += log_p.data()[r * C + c];
-        total -= on_target * log_p.data()[r * C + static_cast<std::size_t>(t)] + uniform * row_sum;
+        const T on_target_term = on_target * log_p.data()[r * C + static_cast<std::size_t>(t)];
+        total -= eps > 0 ? on_target_term + uniform * log_p_sums[r] : on_target_term;
         ++counted;
     }
     const T scale = reduction == Reduction::sum ? T(1) : T(1) / static_cast<T>(std::max<std::size_t>(counted, 1));

@@ -105,8 +105,10 @@ Var<T> scaled_sum(const Var<T>& x, std::size_t axis, bool keep_dims, T scale, co
 
 template <class T>
 Var<T> scaled_total(const Var<T>& x, T scale, const char* op) {
+    const T* in = x.value().data();
+    const std::size_t n = x.size();
     T total = 0;
-    for (std::size_t k = 0; k < x.size(); ++k) total += x.value().data()[k];
+    for (std::size_t k = 0; k < n; ++k) total += in[k];
     Array<T> out = xt::zeros<T>(Shape{});
     out() = scale * total;
     return record_op<T>(op, std::move(out), {x}, Reads::nothing, [scale](Node<T>& self) {

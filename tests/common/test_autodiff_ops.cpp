@@ -306,6 +306,62 @@ TEST_CASE("autodiff: embedding, dropout, log-softmax and cross-entropy" * doctes
     }
 }
 
+TEST_CASE("autodiff: the loss adds each row left to right, as a plain loop does, bit for bit" * doctest::test_suite("common")) {
+    // 19 rows of 37 classes: the row sums run eight rows side by side (two blocks) and then a
+    // tail of three; every row must still be added in its own order, so the float results
+    // equal these plain loops exactly, in both the loss and log_softmax's backward pass.
+    using F = xt::xarray<float>;
+    const std::size_t rows = 19, classes = 37;
+    const F logits = xt::cast<float>(random_array({rows, classes}, 41, 3.0));
+    xt::xarray<std::int64_t> targets = xt::zeros<std::int64_t>({rows});
+    for (std::size_t r = 0; r < rows; ++r) targets(r) = static_cast<std::int64_t>((5 * r + 2) % classes);
+    targets(4) = -1;   // ignored
+    F shifted = F::from_shape({rows, classes});
+    for (std::size_t r = 0; r < rows; ++r) {
+        float m = logits(r, 0);
+        for (std::size_t c = 1; c < classes; ++c) m = std::max(m, logits(r, c));
+        for (std::size_t c = 0; c < classes; ++c) shifted(r, c) = logits(r, c) - m;
+    }
+    const F e = xt::exp(shifted);   // the same exponentials as the op's
+    F log_p = F::from_shape({rows, classes}), p = F::from_shape({rows, classes});
+    for (std::size_t r = 0; r < rows; ++r) {
+        float total = 0;
+        for (std::size_t c = 0; c < classes; ++c) total += e(r, c);
+        for (std::size_t c = 0; c < classes; ++c) {
+            log_p(r, c) = shifted(r, c) - std::log(total);
+            p(r, c) = e(r, c) * (1.0f / total);
+        }
+    }
+    for (const float smoothing : {0.0f, 0.1f}) {
+        CAPTURE(smoothing);
+        const float uniform = smoothing / static_cast<float>(classes);
+        float total = 0;
+        std::size_t counted = 0;
+        for (std::size_t r = 0; r < rows; ++r) {
+            if (targets(r) == -1) continue;
+            float row_sum = 0;
+            for (std::size_t c = 0; c < classes; ++c) row_sum += log_p(r, c);
+            const float on_target = (1 - smoothing) * log_p(r, static_cast<std::size_t>(targets(r)));
+            total -= smoothing > 0 ? on_target + uniform * row_sum : on_target;
+            ++counted;
+        }
+        const float expected = total * (1.0f / static_cast<float>(counted));
+        CHECK(attn::cross_entropy(attn::constant<float>(logits), targets, -1, smoothing).item() == expected);
+    }
+    const Var<float> x = attn::parameter<float>(logits);
+    const Var<float> y = attn::log_softmax(x);
+    CHECK(xt::all(xt::equal(y.value(), log_p)));
+    const F weights = xt::cast<float>(random_array({rows, classes}, 42, 1.0));
+    attn::backward(attn::sum(y * attn::constant<float>(weights)));   // dy = weights
+    F expected_grad = F::from_shape({rows, classes});
+    for (std::size_t r = 0; r < rows; ++r) {
+        float total = 0;
+        for (std::size_t c = 0; c < classes; ++c) total += weights(r, c);
+        for (std::size_t c = 0; c < classes; ++c) expected_grad(r, c) = weights(r, c) - p(r, c) * total;
+    }
+    CHECK(xt::all(xt::equal(x.grad(), expected_grad)));
+}
+
 TEST_CASE("autodiff: the tape" * doctest::test_suite("common")) {
     SUBCASE("a Var used twice gets both gradients: d(x * x)/dx = 2x") {
         const Var<double> x = attn::parameter<double>(A{3.0, -1.0});

@@ -76,6 +76,24 @@ TEST_CASE("row_math: exp_minus subtracts the shift, underflows to exactly 0 and 
     CHECK(d[2] == 0.0);
 }
 
+TEST_CASE("row_math: exp_minus gives each entry what it gets alone, at every length, in place or not" * doctest::test_suite("common")) {
+    // A row whose length is not a multiple of 16 has its last entries computed as one
+    // vector of the row's last 16 (recomputing some): each must still get its own value.
+    for (std::size_t n = 1; n <= 50; ++n) {
+        CAPTURE(n);
+        const std::vector<float> x = ramp(n);
+        std::vector<float> out(n), in_place = x;
+        row_math::exp_minus(x.data(), 1.5f, out.data(), n);
+        row_math::exp_minus(in_place.data(), 1.5f, in_place.data(), n);
+        for (std::size_t j = 0; j < n; ++j) {
+            float alone;
+            row_math::exp_minus(&x[j], 1.5f, &alone, 1);
+            CHECK(out[j] == alone);
+            CHECK(in_place[j] == alone);
+        }
+    }
+}
+
 namespace {
 // The largest error of f against `exact` (computed in double) over `x`, in units of the
 // float's rounding (half an ulp of 1): relative to the exact value, or absolute where the
