@@ -202,24 +202,32 @@ endfunction()
 
 # Applies a .mutant patch (tests/mutants/README.md) to a solution file and writes the result.
 function(course_write_mutant patch solution out)
+  course_write_variant(${patch} ${solution} ${out} mutant MUTANT)
+endfunction()
+
+# The same for any variant of a solution: the patch's block after '--- solution' is replaced
+# by its block after '+++ KIND' (bench/what_if/ uses KIND = what-if), and the written file
+# starts with a comment naming HEADER, the patch and its first line.
+function(course_write_variant patch solution out kind header)
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${patch} ${solution})
   file(READ ${patch} text)
   file(READ ${solution} code)
   string(FIND "${text}" "\n--- solution\n" at_old)
-  string(FIND "${text}" "\n+++ mutant\n" at_new)
+  string(FIND "${text}" "\n+++ ${kind}\n" at_new)
   if(at_old EQUAL -1 OR at_new EQUAL -1)
-    message(FATAL_ERROR "${patch}: expected a '--- solution' and a '+++ mutant' line")
+    message(FATAL_ERROR "${patch}: expected a '--- solution' and a '+++ ${kind}' line")
   endif()
+  string(LENGTH "\n+++ ${kind}\n" marker_length)
   math(EXPR old_start "${at_old} + 14")
   math(EXPR old_length "${at_new} - ${old_start} + 1")   # keep the old block's last newline
-  math(EXPR new_start "${at_new} + 12")
+  math(EXPR new_start "${at_new} + ${marker_length}")
   string(SUBSTRING "${text}" 0 ${at_old} why)
   string(SUBSTRING "${text}" ${old_start} ${old_length} old_lines)
   string(SUBSTRING "${text}" ${new_start} -1 new_lines)
   string(FIND "${code}" "${old_lines}" found)
   if(found EQUAL -1)
-    message(FATAL_ERROR "${patch}: the solution ${solution} no longer contains the lines this mutant replaces")
+    message(FATAL_ERROR "${patch}: the solution ${solution} no longer contains the lines this ${kind} replaces")
   endif()
   string(REPLACE "${old_lines}" "${new_lines}" mutated "${code}")
-  file(WRITE ${out} "// MUTANT, generated from ${patch}: ${why}\n${mutated}")
+  file(WRITE ${out} "// ${header}, generated from ${patch}: ${why}\n${mutated}")
 endfunction()
