@@ -207,8 +207,10 @@ endfunction()
 
 # The same for any variant of a solution: the patch's block after '--- solution' is replaced
 # by its block after '+++ KIND' (bench/what_if/ uses KIND = what-if), and the written file
-# starts with a comment naming HEADER, the patch and its first line.
+# starts with a comment naming HEADER, the patch and its first line, then the lines of an
+# optional last argument (e.g. an #include the new block needs).
 function(course_write_variant patch solution out kind header)
+  set(prelude "${ARGN}")
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${patch} ${solution})
   file(READ ${patch} text)
   file(READ ${solution} code)
@@ -229,5 +231,5 @@ function(course_write_variant patch solution out kind header)
     message(FATAL_ERROR "${patch}: the solution ${solution} no longer contains the lines this ${kind} replaces")
   endif()
   string(REPLACE "${old_lines}" "${new_lines}" mutated "${code}")
-  file(WRITE ${out} "// ${header}, generated from ${patch}: ${why}\n${mutated}")
+  file(WRITE ${out} "// ${header}, generated from ${patch}: ${why}\n${prelude}${mutated}")
 endfunction()

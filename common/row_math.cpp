@@ -83,7 +83,9 @@ inline float exp_clamped(float t) {
 
 inline float clamp_exponent(float t) { return t >= -104.0f ? (t <= 89.0f ? t : 89.0f) : -104.0f; }
 
-inline void exp_minus_loop(const float* x, float shift, float* y, std::size_t n) {
+// Inlined into each clone of exp_minus (always: with FMA in one and not the other, the two
+// copies would round differently).
+[[gnu::always_inline]] inline void exp_minus_loop(const float* x, float shift, float* y, std::size_t n) {
     for (std::size_t j = 0; j < n; ++j) {
         const float exponent = x[j] - shift;
         // Clamped to where 2^k is a normal float; a NaN lands on -87 here and is restored below.
@@ -95,16 +97,17 @@ inline void exp_minus_loop(const float* x, float shift, float* y, std::size_t n)
     }
 }
 
-// The loop runs whole vectors; the last n % lanes entries would run one at a time, and on
-// chapter 07's rows of 24 scores that tail cost more than the rest of the row. So when the
-// row is at least one vector long (and not written in place), they come from one more vector,
-// the row's last `lanes` entries, some of them computed twice: each entry gets the same
-// operations either way, so the same value.
+// The loop runs whole vectors; the last n % 16 entries would run one at a time, and on
+// chapter 07's rows of 24 scores that tail cost more than the rest of the row. So with
+// 16-float vectors (AVX-512) and a row at least that long, they come from one more vector,
+// the row's last 16 entries, into a scratch block: each entry gets the same operations either
+// way, so the same value. In place, the block's first entries read values the loop has already
+// overwritten; those lanes are thrown away.
 COURSE_SIMD_CLONES void exp_minus(const float* x, float shift, float* y, std::size_t n) {
     const std::size_t whole = n - n % lanes;
     exp_minus_loop(x, shift, y, whole);
     if (whole == n) return;
-    if (n >= lanes && x != y) {
+    if (n >= lanes && simd_clones_run_avx512()) {
         float block[lanes];
         exp_minus_loop(x + n - lanes, shift, block, lanes);
         for (std::size_t j = whole; j < n; ++j) y[j] = block[j - (n - lanes)];

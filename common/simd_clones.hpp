@@ -16,6 +16,13 @@
 
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(COURSE_NO_SIMD_CLONES)
 #define COURSE_SIMD_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+// Whether the program runs the AVX-512 clones (16 floats per vector), for a loop whose trick
+// pays off only at that width.
+inline bool simd_clones_run_avx512() {
+    static const bool avx512 = __builtin_cpu_supports("avx512f");
+    return avx512;
+}
 #else
 #define COURSE_SIMD_CLONES
+inline bool simd_clones_run_avx512() { return false; }
 #endif

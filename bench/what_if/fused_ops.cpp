@@ -14,11 +14,20 @@ namespace attn::what_if {
 
 template <class T>
 Var<T> masked_softmax(const Var<T>& scores, const xt::xarray<bool>& blocked, std::size_t heads) {
+    const bool masked = !ch03::is_empty(blocked);
+    Shape mask_shape = scores.shape();   // the scores' shape, with the heads taken out of the first axis
+    if (scores.dim() < 2 || scores.shape(scores.dim() - 1) == 0 || heads == 0 || mask_shape[0] % heads != 0)
+        throw std::invalid_argument("what_if::masked_softmax: scores " + shape_string(scores.shape()) +
+                                    " must be (batch * heads, ..., n_q, n_k) with n_k > 0, for heads = " +
+                                    std::to_string(heads));
+    mask_shape[0] /= heads;
+    if (masked && Shape(blocked.shape().begin(), blocked.shape().end()) != mask_shape)
+        throw std::invalid_argument("what_if::masked_softmax: mask " + shape_string(Shape(blocked.shape().begin(),
+                                    blocked.shape().end())) + " must be " + shape_string(mask_shape));
     const std::size_t n = scores.shape(scores.dim() - 1), rows = scores.size() / n;
-    const std::size_t n_q = scores.dim() >= 2 ? scores.shape(scores.dim() - 2) : 1;
+    const std::size_t n_q = scores.shape(scores.dim() - 2);
     // Row r of the scores (batch * heads, n_q, n_k) obeys row mask_row(r) of blocked (batch, n_q, n_k).
     const auto mask_row = [heads, n_q](std::size_t r) { return (r / (heads * n_q)) * n_q + r % n_q; };
-    const bool masked = blocked.size() > 0;
     Array<T> out = kernels::empty_array<T>(scores.shape());
     const T* s = scores.value().data();
     const bool* bl = masked ? blocked.data() : nullptr;

@@ -12,6 +12,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstring>
 
 using attn::Var;
 using support::random_array;
@@ -32,7 +33,10 @@ attn::ch03::Mask some_blocked(std::size_t batch, std::size_t n_q, std::size_t n_
     return blocked;
 }
 
-bool same_bits(const F& a, const F& b) { return a.shape() == b.shape() && xt::all(xt::equal(a, b)); }
+// Equal bit for bit: -0 differs from +0.
+bool same_bits(const F& a, const F& b) {
+    return a.shape() == b.shape() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
+}
 }  // namespace
 
 TEST_CASE("what-if: the masked softmax gives exercise 03.2's weights and gradients bit for bit" * doctest::test_suite("bench")) {
@@ -70,6 +74,9 @@ TEST_CASE("what-if: one mask per sequence serves every head as the repeated mask
     CHECK(same_bits(s2.grad(), s1.grad()));
     // Head 2 of sequence 1 (score rows 5 * 4 ...) obeys sequence 1's mask: its query 2 sees nothing.
     CHECK(xt::all(xt::equal(xt::view(shared.value(), 1 * heads + 2, 2, xt::all()), 0.0f)));
+    CHECK_THROWS_AS(attn::what_if::masked_softmax(s2, blocked, 2), std::invalid_argument);   // 6 rows, not 2 heads' worth
+    CHECK_THROWS_AS(attn::what_if::masked_softmax(s2, attn::ch03::Mask::from_shape({batch, n_q, n_k + 1}), heads),
+                    std::invalid_argument);
 }
 
 TEST_CASE("what-if: the fused layer norm agrees with exercise 07.1 and with finite differences" * doctest::test_suite("bench")) {

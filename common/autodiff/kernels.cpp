@@ -222,6 +222,25 @@ Array<T> reduce_to_shape(const Array<T>& g, const Shape& shape) {
     return out;
 }
 
+template <class T>
+void row_sums(const T* x, std::size_t rows, std::size_t n, T* totals) {
+    constexpr std::size_t side_by_side = 8;
+    std::size_t r = 0;
+    for (; r + side_by_side <= rows; r += side_by_side) {
+        T total[side_by_side] = {};
+        for (std::size_t j = 0; j < n; ++j)
+            for (std::size_t b = 0; b < side_by_side; ++b) total[b] += x[(r + b) * n + j];
+        std::copy(total, total + side_by_side, totals + r);
+    }
+    for (; r < rows; ++r) {
+        T total = 0;
+        for (std::size_t j = 0; j < n; ++j) total += x[r * n + j];
+        totals[r] = total;
+    }
+}
+
+template void row_sums(const float*, std::size_t, std::size_t, float*);
+template void row_sums(const double*, std::size_t, std::size_t, double*);
 template void permute_copy(const float*, const Shape&, const Shape&, float*);
 template void permute_copy(const double*, const Shape&, const Shape&, double*);
 template Array<float> sum_to_shape(Array<float>, const Shape&);

@@ -69,6 +69,12 @@ template <class T> Array<T> broadcast_to(const Array<T>& a, const Shape& shape);
 // heads) and transposes tile by tile when it moves (k^T). `order` must be a permutation.
 template <class T> void permute_copy(const T* src, const Shape& shape, const Shape& order, T* dst);
 
+// totals[r] = the sum of row r of x (rows, n), added left to right exactly as
+// `for (j) total += x[r * n + j]` adds them (a loss's digits depend on that order), but eight
+// rows side by side: within a row each addition waits for the one before it, and the rows
+// interleaved fill that wait with the other rows' additions.
+template <class T> void row_sums(const T* x, std::size_t rows, std::size_t n, T* totals);
+
 std::string axis_error(const char* op, std::size_t axis, const Shape& shape);
 
 }  // namespace attn::kernels

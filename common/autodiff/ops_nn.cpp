@@ -49,33 +49,13 @@ Var<T> dropout(const Var<T>& x, double p, bool training, Rng& rng) {
 
 namespace {
 
-// The sum of each row of x (rows, n) into totals, added left to right exactly as
-// `for (j) total += row[j]` adds them (the loss's digits depend on that order), but eight
-// rows side by side: within a row each addition waits for the one before it, and the rows
-// interleaved fill that wait with the other rows' additions.
-template <class T>
-void row_sums(const T* x, std::size_t rows, std::size_t n, T* totals) {
-    constexpr std::size_t side_by_side = 8;
-    std::size_t r = 0;
-    for (; r + side_by_side <= rows; r += side_by_side) {
-        T total[side_by_side] = {};
-        for (std::size_t j = 0; j < n; ++j)
-            for (std::size_t b = 0; b < side_by_side; ++b) total[b] += x[(r + b) * n + j];
-        std::copy(total, total + side_by_side, totals + r);
-    }
-    for (; r < rows; ++r) {
-        T total = 0;
-        for (std::size_t j = 0; j < n; ++j) total += x[r * n + j];
-        totals[r] = total;
-    }
-}
-
 // For each row of length n of x (rows, n): log_p = x - max - log(sum(exp(x - max))) and
 // p = exp(log_p). The exponentials run as one whole-array xtensor expression, which xsimd
 // vectorizes; this is most of the cost of a loss over a small vocabulary. (row_math::exp
 // would be faster, but it rounds differently, and on the Transformer's step it bought
-// nothing measurable: not worth changing every chapter's numbers.) A maximum is the same
-// whatever order it is taken in, so row_math's vectorized one serves.
+// nothing measurable: not worth changing every chapter's numbers.) A row's maximum comes
+// from row_math's vectorized loop: the same value as a scan from the left, but for the sign
+// of a zero maximum, which changes no probability.
 template <class T>
 void log_softmax_rows(const T* x, std::size_t rows, std::size_t n, Array<T>& log_p, Array<T>& p) {
     log_p = Array<T>::from_shape({rows, n});
@@ -86,7 +66,7 @@ void log_softmax_rows(const T* x, std::size_t rows, std::size_t n, Array<T>& log
     }
     p = xt::exp(log_p);
     std::vector<T> totals(rows);
-    row_sums(p.data(), rows, n, totals.data());
+    kernels::row_sums(p.data(), rows, n, totals.data());
     for (std::size_t r = 0; r < rows; ++r) {
         T* e = p.data() + r * n;
         const T log_total = std::log(totals[r]), inverse = T(1) / totals[r];
@@ -111,7 +91,7 @@ Var<T> log_softmax(const Var<T>& x) {
         // y = x - logsumexp(x):  dx = dy - softmax(x) * sum(dy)
         Array<T> g = kernels::empty_array<T>(kernels::shape_of(self.grad));
         std::vector<T> totals(rows);
-        row_sums(self.grad.data(), rows, n, totals.data());
+        kernels::row_sums(self.grad.data(), rows, n, totals.data());
         for (std::size_t r = 0; r < rows; ++r) {
             const T* dy = self.grad.data() + r * n;
             for (std::size_t j = 0; j < n; ++j) g.data()[r * n + j] = dy[j] - p.data()[r * n + j] * totals[r];
@@ -137,7 +117,7 @@ Var<T> cross_entropy(const Var<T>& logits, const xt::xarray<std::int64_t>& targe
     // Label smoothing spreads eps over every class, so it needs each row's sum of log p;
     // without it (eps = 0) that term is 0 and is not computed.
     std::vector<T> log_p_sums(eps > 0 ? N : 0);
-    if (eps > 0) row_sums(log_p.data(), N, C, log_p_sums.data());
+    if (eps > 0) kernels::row_sums(log_p.data(), N, C, log_p_sums.data());
     T total = 0;
     std::size_t counted = 0;
     for (std::size_t r = 0; r < N; ++r) {

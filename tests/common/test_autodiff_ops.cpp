@@ -1,11 +1,14 @@
 // Every elementary op of the autodiff, gradient-checked in float64 against central
 // differences (threshold 1e-7 for one op; docs/design.md, "Quality bars").
+#include "common/autodiff/kernels.hpp"
 #include "common/autodiff/ops.hpp"
 #include "common/random.hpp"
 #include "tests/support/check_allclose.hpp"
 #include "tests/support/gradcheck.hpp"
 
 #include <algorithm>
+#include <cstring>
+#include <limits>
 
 using attn::Var;
 using support::gradcheck;
@@ -306,10 +309,42 @@ TEST_CASE("autodiff: embedding, dropout, log-softmax and cross-entropy" * doctes
     }
 }
 
+namespace {
+// Equal bit for bit (so -0 differs from +0, and a NaN equals the same NaN).
+template <class T>
+bool same_bits(const xt::xarray<T>& a, const xt::xarray<T>& b) {
+    return a.shape() == b.shape() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
+}
+}  // namespace
+
+TEST_CASE("kernels: row_sums adds each row left to right, eight rows side by side or alone" * doctest::test_suite("common")) {
+    // Row r is 1e8, r + 1, -1e8, then ones: from the left, 1e8 + (r + 1) rounds back to 1e8
+    // in float (its spacing there is 8) for r < 3, so those rows' sums are the ones' count
+    // alone; any other order keeps some of r + 1. 19 rows: two blocks of eight and a tail.
+    const std::size_t rows = 19, n = 11;
+    std::vector<float> x(rows * n, 1.0f);
+    std::vector<float> expected(rows);
+    for (std::size_t r = 0; r < rows; ++r) {
+        x[r * n] = 1e8f;
+        x[r * n + 1] = static_cast<float>(r + 1);
+        x[r * n + 2] = -1e8f;
+        float total = 0;
+        for (std::size_t j = 0; j < n; ++j) total += x[r * n + j];
+        expected[r] = total;
+    }
+    CHECK(expected[0] == 8.0f);   // the 1 was lost against 1e8; the eight ones remain
+    std::vector<float> totals(rows);
+    attn::kernels::row_sums(x.data(), rows, n, totals.data());
+    for (std::size_t r = 0; r < rows; ++r) {
+        CAPTURE(r);
+        CHECK(totals[r] == expected[r]);
+    }
+}
+
 TEST_CASE("autodiff: the loss adds each row left to right, as a plain loop does, bit for bit" * doctest::test_suite("common")) {
     // 19 rows of 37 classes: the row sums run eight rows side by side (two blocks) and then a
     // tail of three; every row must still be added in its own order, so the float results
-    // equal these plain loops exactly, in both the loss and log_softmax's backward pass.
+    // equal these plain loops exactly: the loss, its gradient, and log_softmax both ways.
     using F = xt::xarray<float>;
     const std::size_t rows = 19, classes = 37;
     const F logits = xt::cast<float>(random_array({rows, classes}, 41, 3.0));
@@ -334,23 +369,34 @@ TEST_CASE("autodiff: the loss adds each row left to right, as a plain loop does,
     }
     for (const float smoothing : {0.0f, 0.1f}) {
         CAPTURE(smoothing);
-        const float uniform = smoothing / static_cast<float>(classes);
+        const float uniform = smoothing / static_cast<float>(classes), on_target = 1 - smoothing;
         float total = 0;
         std::size_t counted = 0;
         for (std::size_t r = 0; r < rows; ++r) {
             if (targets(r) == -1) continue;
             float row_sum = 0;
             for (std::size_t c = 0; c < classes; ++c) row_sum += log_p(r, c);
-            const float on_target = (1 - smoothing) * log_p(r, static_cast<std::size_t>(targets(r)));
-            total -= smoothing > 0 ? on_target + uniform * row_sum : on_target;
+            const float on_target_term = on_target * log_p(r, static_cast<std::size_t>(targets(r)));
+            total -= smoothing > 0 ? on_target_term + uniform * row_sum : on_target_term;
             ++counted;
         }
-        const float expected = total * (1.0f / static_cast<float>(counted));
-        CHECK(attn::cross_entropy(attn::constant<float>(logits), targets, -1, smoothing).item() == expected);
+        const float scale = 1.0f / static_cast<float>(counted);
+        const Var<float> x = attn::parameter<float>(logits);
+        const Var<float> loss = attn::cross_entropy(x, targets, -1, smoothing);
+        CHECK(loss.item() == total * scale);
+        attn::backward(loss);
+        F expected_grad = F::from_shape({rows, classes});
+        for (std::size_t r = 0; r < rows; ++r)
+            for (std::size_t c = 0; c < classes; ++c) {
+                const bool ignored = targets(r) == -1;
+                const float q = uniform + (static_cast<std::int64_t>(c) == targets(r) ? on_target : 0.0f);
+                expected_grad(r, c) = ignored ? 0.0f : scale * (p(r, c) - q);
+            }
+        CHECK(same_bits(x.grad(), expected_grad));
     }
     const Var<float> x = attn::parameter<float>(logits);
     const Var<float> y = attn::log_softmax(x);
-    CHECK(xt::all(xt::equal(y.value(), log_p)));
+    CHECK(same_bits(y.value(), log_p));
     const F weights = xt::cast<float>(random_array({rows, classes}, 42, 1.0));
     attn::backward(attn::sum(y * attn::constant<float>(weights)));   // dy = weights
     F expected_grad = F::from_shape({rows, classes});
@@ -359,7 +405,17 @@ TEST_CASE("autodiff: the loss adds each row left to right, as a plain loop does,
         for (std::size_t c = 0; c < classes; ++c) total += weights(r, c);
         for (std::size_t c = 0; c < classes; ++c) expected_grad(r, c) = weights(r, c) - p(r, c) * total;
     }
-    CHECK(xt::all(xt::equal(x.grad(), expected_grad)));
+    CHECK(same_bits(x.grad(), expected_grad));
+}
+
+TEST_CASE("autodiff: a logit of -inf costs nothing without label smoothing" * doctest::test_suite("common")) {
+    // Class 2 can never be predicted; the loss of target 0 stays finite, as in PyTorch. (With
+    // smoothing, every class gets some target weight, and log 0 = -inf makes the loss inf.)
+    const float inf = std::numeric_limits<float>::infinity();
+    const Var<float> logits = attn::constant<float>(xt::xarray<float>{{1.0f, 0.0f, -inf}});
+    const float loss = attn::cross_entropy(logits, xt::xarray<std::int64_t>{0}, -1).item();
+    CHECK(loss == doctest::Approx(std::log(1.0 + std::exp(-1.0))));
+    CHECK(std::isinf(attn::cross_entropy(logits, xt::xarray<std::int64_t>{0}, -1, 0.1).item()));
 }
 
 TEST_CASE("autodiff: the tape" * doctest::test_suite("common")) {
