@@ -36,12 +36,13 @@ Var<T> masked_softmax(const Var<T>& scores, const xt::xarray<bool>& blocked, std
     for (std::size_t r = 0; r < rows; ++r) {
         const T* in = s + r * n;
         T* y = out.data() + r * n;
-        if (masked) for (std::size_t j = 0; j < n; ++j) x[j] = in[j] + (bl[mask_row(r) * n + j] ? penalty : none);
+        const bool* mask = masked ? bl + mask_row(r) * n : nullptr;
+        if (masked) for (std::size_t j = 0; j < n; ++j) x[j] = in[j] + (mask[j] ? penalty : none);
         const T* row = masked ? x.data() : in;
         const T m = row_math::max(row, n);
         row_math::exp_minus(row, m, y, n);
         row_math::scale(y, T(1) / row_math::sum(y, n), n);
-        if (masked) for (std::size_t j = 0; j < n; ++j) y[j] = y[j] * (bl[mask_row(r) * n + j] ? T(0) : T(1));
+        if (masked) for (std::size_t j = 0; j < n; ++j) y[j] = y[j] * (mask[j] ? T(0) : T(1));
     }
     // dX = Y (dY' - sum_k dY'_k Y_k) with dY' = dY allowed: the product's gradient, then 00.2's.
     return record_op<T>("masked_softmax", std::move(out), {scores}, Reads::output,
@@ -53,8 +54,8 @@ Var<T> masked_softmax(const Var<T>& scores, const xt::xarray<bool>& blocked, std
         for (std::size_t r = 0; r < rows; ++r) {
             const T* y = self.value.data() + r * n;
             const T* go = self.grad.data() + r * n;
-            for (std::size_t j = 0; j < n; ++j)
-                dy[j] = masked ? go[j] * (blocked.data()[mask_row(r) * n + j] ? T(0) : T(1)) : go[j];
+            const bool* mask = masked ? blocked.data() + mask_row(r) * n : nullptr;
+            for (std::size_t j = 0; j < n; ++j) dy[j] = masked ? go[j] * (mask[j] ? T(0) : T(1)) : go[j];
             const T sdot = row_math::dot(dy.data(), y, n);
             T* dx = g.data() + r * n;
             for (std::size_t j = 0; j < n; ++j) dx[j] = y[j] * (dy[j] - sdot);
