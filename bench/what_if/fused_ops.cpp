@@ -1,6 +1,8 @@
 // The fused kernels of the what-if benchmark (see fused_ops.hpp).
 #include "bench/what_if/fused_ops.hpp"
 
+#include "chapters/00_foundations/softmax.hpp"
+#include "chapters/00_foundations/softmax_backward.hpp"
 #include "chapters/03_queries_keys_values/attention.hpp"
 #include "common/autodiff/kernels.hpp"
 #include "common/row_math.hpp"
@@ -26,40 +28,42 @@ Var<T> masked_softmax(const Var<T>& scores, const xt::xarray<bool>& blocked, std
                                     blocked.shape().end())) + " must be " + shape_string(mask_shape));
     const std::size_t n = scores.shape(scores.dim() - 1), rows = scores.size() / n;
     const std::size_t n_q = scores.shape(scores.dim() - 2);
-    // Row r of the scores (batch * heads, n_q, n_k) obeys row mask_row(r) of blocked (batch, n_q, n_k).
-    const auto mask_row = [heads, n_q](std::size_t r) { return (r / (heads * n_q)) * n_q + r % n_q; };
-    Array<T> out = kernels::empty_array<T>(scores.shape());
+    // Row r of the scores (batch * heads, n_q, n_k) obeys row (r / (heads n_q)) n_q + r % n_q of
+    // blocked (batch, n_q, n_k); nullptr: no mask, every key allowed. The closure keeps its own
+    // handle on the mask's entries for the backward pass.
+    const auto blocked_row = [blocked, masked, heads, n_q, n](std::size_t r) -> const bool* {
+        return masked ? blocked.data() + ((r / (heads * n_q)) * n_q + r % n_q) * n : nullptr;
+    };
+
+    // X = scores + (1 - allowed) * blocked_score, the penalty adding -0 where a key is allowed.
+    Matrix<T> X = Matrix<T>::from_shape({rows, n});
     const T* s = scores.value().data();
-    const bool* bl = masked ? blocked.data() : nullptr;
-    std::vector<T> x(n);
-    const T penalty = static_cast<T>(ch03::blocked_score), none = -T(0);   // (1 - allowed) * blocked_score
+    const T penalty = static_cast<T>(ch03::blocked_score);
     for (std::size_t r = 0; r < rows; ++r) {
-        const T* in = s + r * n;
-        T* y = out.data() + r * n;
-        const bool* mask = masked ? bl + mask_row(r) * n : nullptr;
-        if (masked) for (std::size_t j = 0; j < n; ++j) x[j] = in[j] + (mask[j] ? penalty : none);
-        const T* row = masked ? x.data() : in;
-        const T m = row_math::max(row, n);
-        row_math::exp_minus(row, m, y, n);
-        row_math::scale(y, T(1) / row_math::sum(y, n), n);
-        if (masked) for (std::size_t j = 0; j < n; ++j) y[j] = y[j] * (mask[j] ? T(0) : T(1));
+        const bool* b = blocked_row(r);
+        for (std::size_t j = 0; j < n; ++j) X(r, j) = s[r * n + j] + (b && b[j] ? penalty : -T(0));
     }
-    // dX = Y (dY' - sum_k dY'_k Y_k) with dY' = dY allowed: the product's gradient, then 00.2's.
+    Matrix<T> Y = ch00::softmax(X);   // exercise 00.1, as the composition calls it
+    for (std::size_t r = 0; r < rows && masked; ++r) {   // times allowed
+        const bool* b = blocked_row(r);
+        for (std::size_t j = 0; j < n; ++j) Y(r, j) = Y(r, j) * (b[j] ? T(0) : T(1));
+    }
+    Array<T> out(std::move(Y));
+    out.reshape(scores.shape());
+
+    // dX = softmax_backward(Y, dY allowed): the product's gradient, then exercise 00.2's.
     return record_op<T>("masked_softmax", std::move(out), {scores}, Reads::output,
-                        [rows, n, masked, blocked, mask_row](Node<T>& self) {
+                        [rows, n, blocked_row](Node<T>& self) {
         Node<T>& in = *self.inputs[0];
         if (!in.requires_grad) return;
-        Array<T> g = kernels::empty_array<T>(kernels::shape_of(self.grad));
-        std::vector<T> dy(n);
+        Matrix<T> Y = Matrix<T>::from_shape({rows, n}), dY = Matrix<T>::from_shape({rows, n});
+        std::copy(self.value.data(), self.value.data() + self.value.size(), Y.data());
         for (std::size_t r = 0; r < rows; ++r) {
-            const T* y = self.value.data() + r * n;
-            const T* go = self.grad.data() + r * n;
-            const bool* mask = masked ? blocked.data() + mask_row(r) * n : nullptr;
-            for (std::size_t j = 0; j < n; ++j) dy[j] = masked ? go[j] * (mask[j] ? T(0) : T(1)) : go[j];
-            const T sdot = row_math::dot(dy.data(), y, n);
-            T* dx = g.data() + r * n;
-            for (std::size_t j = 0; j < n; ++j) dx[j] = y[j] * (dy[j] - sdot);
+            const bool* b = blocked_row(r);
+            for (std::size_t j = 0; j < n; ++j) dY(r, j) = self.grad.data()[r * n + j] * (b && b[j] ? T(0) : T(1));
         }
+        Array<T> g(ch00::softmax_backward(Y, dY));
+        g.reshape(kernels::shape_of(self.value));
         accumulate_grad(in, std::move(g));
     });
 }

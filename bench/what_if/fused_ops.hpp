@@ -9,10 +9,10 @@
 
 namespace attn::what_if {
 
-// Exercise 03.2's weights, softmax(scores + penalty) * allowed with chapter 00's softmax and
-// its backward (exercises 00.1, 00.2), row by row over the last axis in one op: the same row
-// loops in the same order, without the penalty and allowed tensors, the addition, the product
-// and their gradients. The same numbers bit for bit as long as every blocked key's exponential
+// Exercise 03.2's weights, softmax(scores + penalty) * allowed, over the last axis in one op
+// that calls chapter 00's softmax and its backward (exercises 00.1, 00.2) as the composition
+// does, without the penalty and allowed tensors, the addition, the product and their
+// gradients. The same numbers bit for bit as long as every blocked key's exponential
 // underflows to 0, as it does for scores far smaller than the penalty of 1e9 (a blocked score
 // near 1e9 would get a gradient in the composition and none here). heads > 1: the scores are
 // (batch * heads, n_q, n_k) and blocked is (batch, n_q, n_k), one mask for every head of a
