@@ -2,12 +2,9 @@
 // and safe helpers around xtensor 0.24's known pitfalls (common/README.md, "xtensor pitfalls").
 // Introduced in chapter 00 ("xtensor in five minutes").
 #pragma once
-// First: it sets the allocator every xt::xarray uses (shared storage, for views).
-#include "common/array_storage.hpp"
-#include <xtensor/xarray.hpp>
-#include <xtensor/xtensor.hpp>
-#include <xtensor/xmath.hpp>
-#include <xtensor/xview.hpp>
+// Every xtensor header, wherever the installed version keeps it; first of all the allocator
+// every xt::xarray uses (shared storage, for views).
+#include "common/xtensor_compat.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -20,7 +17,7 @@ namespace attn {
 // A translation unit that included an xtensor header before this one would see xtensor's own
 // allocator, and its arrays would be of another type than the rest of the project's.
 static_assert(std::is_same<xt::xarray<float>::allocator_type, SharedAllocator<float>>::value,
-              "include common/tensor.hpp (or common/array_storage.hpp) before any xtensor header");
+              "include xtensor through common/xtensor_compat.hpp (or common/tensor.hpp), never directly");
 
 template <class T> using Vector = xt::xtensor<T, 1>;
 template <class T> using Matrix = xt::xtensor<T, 2>;

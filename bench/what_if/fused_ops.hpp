@@ -5,7 +5,7 @@
 #pragma once
 #include "common/autodiff/var.hpp"
 
-#include <xtensor/xarray.hpp>
+#include "common/xtensor_compat.hpp"
 
 namespace attn::what_if {
 

@@ -4,7 +4,7 @@
 #pragma once
 #include "common/autodiff/var.hpp"
 
-#include <xtensor/xarray.hpp>
+#include "common/xtensor_compat.hpp"
 
 #include <cstdint>
 

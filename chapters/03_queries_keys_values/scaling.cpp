@@ -7,7 +7,7 @@
 #include "chapters/03_queries_keys_values/scaled_dot_product_attention.hpp"
 #include "common/autodiff/ops.hpp"
 
-#include <xtensor/xmath.hpp>
+#include "common/xtensor_compat.hpp"
 
 #include <algorithm>
 #include <cmath>

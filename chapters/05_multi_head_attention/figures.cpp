@@ -1,8 +1,7 @@
 // Chapter 05's heatmaps (see figures.hpp).
 #include "chapters/05_multi_head_attention/figures.hpp"
 
-#include <xtensor/xbuilder.hpp>
-#include <xtensor/xview.hpp>
+#include "common/xtensor_compat.hpp"
 
 namespace attn::ch05 {
 

@@ -1,8 +1,7 @@
 // The masks of multi-head attention (see head_masks.hpp).
 #include "chapters/05_multi_head_attention/head_masks.hpp"
 
-#include <xtensor/xbroadcast.hpp>
-#include <xtensor/xview.hpp>
+#include "common/xtensor_compat.hpp"
 
 #include <stdexcept>
 #include <string>

@@ -3,7 +3,7 @@
 #include "chapters/07_transformer/transformer_layers.hpp"
 #include "common/autodiff/var.hpp"
 
-#include <xtensor/xview.hpp>
+#include "common/xtensor_compat.hpp"
 
 #include <cstdio>
 

@@ -2,7 +2,7 @@
 #include "common/autodiff/kernels.hpp"
 #include "common/simd_clones.hpp"
 
-#include <xtensor/xmath.hpp>
+#include "common/xtensor_compat.hpp"
 
 #include <algorithm>
 #include <cstring>

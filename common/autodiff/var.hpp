@@ -5,8 +5,6 @@
 #pragma once
 #include "common/tensor.hpp"
 
-#include <xtensor/xarray.hpp>
-
 #include <cstdint>
 #include <functional>
 #include <memory>

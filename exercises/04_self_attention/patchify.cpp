@@ -1,7 +1,7 @@
 // Exercise 04.4: an image as a sequence of patch vectors, and back, equation (4.6).
 #include "chapters/04_self_attention/patchify.hpp"
 
-#include <xtensor/xmanipulation.hpp>
+#include "common/xtensor_compat.hpp"
 
 namespace attn::ch04 {
 

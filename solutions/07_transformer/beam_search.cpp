@@ -3,7 +3,7 @@
 
 #include "common/autodiff/ops.hpp"
 
-#include <xtensor/xadapt.hpp>
+#include "common/xtensor_compat.hpp"
 
 #include <algorithm>
 #include <stdexcept>

@@ -5,7 +5,7 @@
 #include "tests/support/gradients.hpp"
 #include "tests/support/property.hpp"
 
-#include <xtensor/xnpy.hpp>
+#include "common/xtensor_compat.hpp"
 
 using attn::Matrix;
 

@@ -3,7 +3,7 @@
 #include "chapters/01_encoder_decoder/gru.hpp"
 #include "tests/support/gradients.hpp"
 
-#include <xtensor/xnpy.hpp>
+#include "common/xtensor_compat.hpp"
 
 namespace golden01 {
 

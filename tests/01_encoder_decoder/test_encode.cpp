@@ -8,7 +8,7 @@
 #include "tests/01_encoder_decoder/golden.hpp"
 #include "tests/support/gradients.hpp"
 
-#include <xtensor/xnpy.hpp>
+#include "common/xtensor_compat.hpp"
 
 using attn::Var;
 using A = xt::xarray<double>;

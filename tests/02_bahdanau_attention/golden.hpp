@@ -3,7 +3,7 @@
 #include "chapters/02_bahdanau_attention/attention_layer.hpp"
 #include "tests/support/gradients.hpp"
 
-#include <xtensor/xnpy.hpp>
+#include "common/xtensor_compat.hpp"
 
 namespace golden02 {
 

@@ -2,7 +2,7 @@
 #pragma once
 #include "tests/support/gradients.hpp"
 
-#include <xtensor/xnpy.hpp>
+#include "common/xtensor_compat.hpp"
 
 #include <cstdint>
 #include <string>

@@ -8,7 +8,7 @@
 #include "tests/support/gradcheck.hpp"
 #include "tests/support/property.hpp"
 
-#include <xtensor/xview.hpp>
+#include "common/xtensor_compat.hpp"
 
 using attn::Var;
 using A = xt::xarray<double>;

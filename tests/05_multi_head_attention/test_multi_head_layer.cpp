@@ -3,7 +3,7 @@
 #include "tests/support/property.hpp"
 
 #include <doctest/doctest.h>
-#include <xtensor/xsort.hpp>
+#include "common/xtensor_compat.hpp"
 
 #include <cmath>
 

@@ -8,7 +8,7 @@
 #include "tests/support/gradients.hpp"
 #include "tests/support/load_parameters.hpp"
 
-#include <xtensor/xnpy.hpp>
+#include "common/xtensor_compat.hpp"
 
 #include <cstdint>
 #include <string>

@@ -13,7 +13,7 @@
 #include "tests/support/property.hpp"
 
 #include <doctest/doctest.h>
-#include <xtensor/xview.hpp>
+#include "common/xtensor_compat.hpp"
 
 using attn::Var;
 using A = xt::xarray<double>;

@@ -7,7 +7,7 @@
 #include "tests/support/property.hpp"
 
 #include <xtensor-blas/xlinalg.hpp>
-#include <xtensor/xview.hpp>
+#include "common/xtensor_compat.hpp"
 
 #include <string>
 

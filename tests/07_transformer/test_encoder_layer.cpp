@@ -7,7 +7,7 @@
 #include "tests/support/gradcheck.hpp"
 #include "tests/support/property.hpp"
 
-#include <xtensor/xview.hpp>
+#include "common/xtensor_compat.hpp"
 
 using attn::Var;
 using attn::ch07::NormPlacement;

@@ -13,8 +13,7 @@
 #include "tests/support/check_allclose.hpp"
 #include "tests/support/property.hpp"
 
-#include <xtensor/xadapt.hpp>
-#include <xtensor/xstrided_view.hpp>
+#include "common/xtensor_compat.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -156,7 +155,10 @@ TEST_CASE("07 greedy decoding through the incremental decoder equals recomputing
     double largest_difference = 0;
     const attn::ch01::DecodeStep<double> step = [&](const attn::IndexVector& previous) {
         const Var<double> logits = incremental.step(previous);   // (batch, vocab)
-        fed = xt::concatenate(xt::xtuple(fed, xt::view(previous, xt::all(), xt::newaxis())), 1);
+        // Grown into a new container, never `fed = concatenate(fed, ...)`: from xtensor 0.26
+        // on, that assignment resizes `fed` before the concatenation reads it (common/README.md).
+        const attn::IndexMatrix grown = xt::concatenate(xt::xtuple(fed, xt::view(previous, xt::all(), xt::newaxis())), 1);
+        fed = grown;
         const xt::xarray<double> full = tiny.full_log_p(memory, memory_padding(), fed);
         const xt::xarray<double> cached = attn::log_softmax(logits).value();
         for (std::size_t b = 0; b < batch; ++b)

@@ -6,7 +6,7 @@
 #include "tests/support/gradcheck.hpp"
 #include "tests/support/property.hpp"
 
-#include <xtensor/xview.hpp>
+#include "common/xtensor_compat.hpp"
 
 #include <cmath>
 

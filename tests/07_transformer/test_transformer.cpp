@@ -5,7 +5,7 @@
 #include "tests/support/check_allclose.hpp"
 #include "tests/support/property.hpp"
 
-#include <xtensor/xview.hpp>
+#include "common/xtensor_compat.hpp"
 
 using attn::Var;
 using attn::ch03::Mask;

@@ -7,7 +7,7 @@
 #include "tests/support/gradcheck.hpp"
 #include "tests/support/gradients.hpp"
 
-#include <xtensor/xadapt.hpp>
+#include "common/xtensor_compat.hpp"
 
 #include <cstdlib>
 

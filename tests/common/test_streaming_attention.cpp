@@ -7,8 +7,7 @@
 #include "tests/support/check_allclose.hpp"
 #include "tests/support/gradcheck.hpp"
 
-#include <xtensor/xmath.hpp>
-#include <xtensor/xview.hpp>
+#include "common/xtensor_compat.hpp"
 
 #include <cmath>
 #include <limits>

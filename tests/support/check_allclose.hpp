@@ -3,8 +3,7 @@
 // both tensors on one line when they are small.
 #pragma once
 #include <doctest/doctest.h>
-#include <xtensor/xarray.hpp>
-#include <xtensor/xio.hpp>
+#include "common/xtensor_compat.hpp"
 
 #include <sstream>
 #include <string>

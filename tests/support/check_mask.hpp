@@ -7,7 +7,7 @@
 #include "tests/support/report_limits.hpp"
 
 #include <doctest/doctest.h>
-#include <xtensor/xarray.hpp>
+#include "common/xtensor_compat.hpp"
 
 #include <sstream>
 #include <string>

@@ -3,7 +3,7 @@
 
 #include "course_paths.hpp"
 
-#include <xtensor/xmath.hpp>
+#include "common/xtensor_compat.hpp"
 
 #include <algorithm>
 #include <stdexcept>

@@ -4,7 +4,7 @@
 #pragma once
 #include "common/tensor.hpp"
 
-#include <xtensor/xarray.hpp>
+#include "common/xtensor_compat.hpp"
 
 #include <functional>
 

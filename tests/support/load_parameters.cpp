@@ -3,7 +3,7 @@
 
 #include "tests/support/gradients.hpp"
 
-#include <xtensor/xnpy.hpp>
+#include "common/xtensor_compat.hpp"
 
 #include <filesystem>
 #include <stdexcept>
