@@ -8,7 +8,9 @@
 
 #include <cerrno>
 #include <climits>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <iostream>
 #include <regex>
 #include <sstream>
@@ -194,10 +196,26 @@ void finish_standard_flags(const CommandLine& cli, RunSettings& settings, const 
     }
 }
 
+namespace {
+// Whether everything the program printed reached its standard output. A full disk or a closed
+// pipe shows only here, when the buffers are written out.
+bool standard_output_written() {
+    std::cout.flush();
+    const bool stream_ok = !std::cout.fail();
+    return std::fflush(stdout) == 0 && !std::ferror(stdout) && stream_ok;
+}
+}  // namespace
+
 int run_program(const std::string& program, const std::function<int()>& body) {
     tune_runtime();
     try {
-        return body();
+        const int status = body();
+        if (!standard_output_written()) {
+            std::cerr << program << ": cannot write to the standard output: " << std::strerror(errno)
+                      << " (a full disk or a closed pipe?)\n";
+            return 1;
+        }
+        return status;
     } catch (const UsageError& error) {
         std::cerr << program << ": " << error.what() << "\n";
         if (!error.usage.empty()) std::cerr << error.usage << "\n";

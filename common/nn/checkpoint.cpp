@@ -29,6 +29,12 @@ namespace fs = std::filesystem;
 
 const std::string manifest_header = "# name\tshape\tdtype\tfile\n";
 
+// The first file a save writes into its folder, and which stays in the checkpoint. A folder named
+// like a save's temporary (DIR.writing<pid>, DIR.old<pid>) is cleaned up only when it holds this
+// file, or nothing at all: anything else with such a name is the user's, and stays untouched.
+const std::string save_marker = ".written-by-save-checkpoint";
+const std::string save_marker_text = "This folder was written by the course's save_checkpoint (common/nn/checkpoint.cpp).\n";
+
 template <class T> const char* dtype_name();
 template <> const char* dtype_name<float>() { return "float32"; }
 template <> const char* dtype_name<double>() { return "float64"; }
@@ -116,8 +122,21 @@ fs::path folder_path(const fs::path& given) {
 
 bool process_alive(pid_t pid) { return pid == ::getpid() || ::kill(pid, 0) == 0 || errno == EPERM; }
 
-// Removes what killed saves to `dir` left behind; a save still running (its process alive)
-// is left alone. A save killed between the two renames of the fallback swap left `dir`
+bool written_by_a_save(const fs::path& folder) {
+    std::error_code error;
+    const fs::file_status status = fs::symlink_status(folder, error);
+    if (!fs::is_directory(status)) return false;
+    return fs::is_regular_file(fs::symlink_status(folder / save_marker, error)) || fs::is_empty(folder, error);
+}
+
+// Marks a checkpoint folder saved before folders carried the marker, so that it can be told
+// apart from the user's folders while a save moves it aside.
+void mark_as_saved(const fs::path& dir) {
+    if (!fs::exists(fs::symlink_status(dir / save_marker))) write_text_atomically(dir / save_marker, save_marker_text);
+}
+
+// Removes what killed saves to `dir` left behind, and only that (written_by_a_save); a save
+// still running (its process alive) is left alone. A save killed between the two renames of the fallback swap left `dir`
 // missing and the old checkpoint as DIR.old<pid>: that one is put back.
 void clean_stale_temporaries(const fs::path& dir) {
     const fs::path parent = dir.parent_path().empty() ? fs::path(".") : dir.parent_path();
@@ -125,7 +144,8 @@ void clean_stale_temporaries(const fs::path& dir) {
     std::vector<fs::path> stale;
     for (fs::directory_iterator it(parent, error), end; !error && it != end; it.increment(error)) {
         pid_t pid = 0;
-        if (is_temporary_of(it->path(), dir, pid) && !process_alive(pid)) stale.push_back(it->path());
+        if (is_temporary_of(it->path(), dir, pid) && !process_alive(pid) && written_by_a_save(it->path()))
+            stale.push_back(it->path());
     }
     for (const fs::path& path : stale) {
         const bool old_copy = path.filename().string().find(".old") != std::string::npos;
@@ -188,6 +208,7 @@ void save_checkpoint(const Module<T>& model, const fs::path& given, const std::m
     fs::remove_all(fresh);
     try {
         ensure_directory(fresh);
+        write_text_atomically(fresh / save_marker, save_marker_text);   // first: the folder is ours
         reached(1);
         std::string manifest = manifest_header;
         for (const auto& [name, var] : model.named_parameters()) {
@@ -213,14 +234,17 @@ void save_checkpoint(const Module<T>& model, const fs::path& given, const std::m
     if (!fs::exists(fs::symlink_status(dir))) {
         fs::rename(fresh, dir);
         reached(6);
-    } else if (exchange(fresh, dir)) {   // one atomic step: `dir` is never missing
-        reached(6);
-        fs::remove_all(fresh);           // now the old checkpoint
-    } else {                             // fallback: two renames; a kill between them is undone by the next save
-        fs::rename(dir, old);
-        fs::rename(fresh, dir);
-        reached(6);
-        fs::remove_all(old);
+    } else {
+        mark_as_saved(dir);                  // the old checkpoint is about to carry a temporary's name
+        if (exchange(fresh, dir)) {          // one atomic step: `dir` is never missing
+            reached(6);
+            fs::remove_all(fresh);           // now the old checkpoint
+        } else {                             // fallback: two renames; a kill between them is undone by the next save
+            fs::rename(dir, old);
+            fs::rename(fresh, dir);
+            reached(6);
+            fs::remove_all(old);
+        }
     }
     sync_to_disk(parent);
     reached(7);

@@ -263,6 +263,38 @@ TEST_CASE("nn: a save never replaces what is not a checkpoint" * doctest::test_s
     std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("nn: a save cleans up only its own temporaries, never the user's folders of the same names" *
+          doctest::test_suite("common")) {
+    // Process ids far above any pid_max: dead. A killed save's folder holds the marker or
+    // nothing; a user's folder of the same name holds the user's files.
+    const std::filesystem::path dir = fresh_dir("users_folders") / "model";
+    attn::Rng rng(3), other_rng(4);
+    const Model first(rng), second(other_rng);
+    const std::filesystem::path notes = dir.string() + ".old2147483646", thesis = dir.string() + ".writing2147483645";
+    const std::filesystem::path empty = dir.string() + ".writing2147483644";
+    std::filesystem::create_directories(notes);
+    std::filesystem::create_directories(thesis);
+    attn::write_text_atomically(notes / "notes.txt", "my notes\n");
+    attn::write_text_atomically(thesis / "thesis.txt", "chapter one\n");
+    std::filesystem::create_directories(empty);   // a save killed before its first file
+    attn::save_checkpoint(first, dir);
+    CHECK(attn::read_text(notes / "notes.txt") == "my notes\n");
+    CHECK(attn::read_text(thesis / "thesis.txt") == "chapter one\n");
+    CHECK_FALSE(std::filesystem::exists(empty));
+    // A copy of a checkpoint the user keeps as DIR.old<pid> is not a backup to put back.
+    std::filesystem::copy(dir, notes / "copy");
+    std::filesystem::remove_all(dir);
+    const std::filesystem::path kept = dir.string() + ".old2147483643";
+    std::filesystem::copy(notes / "copy", kept);
+    std::filesystem::remove(kept / ".written-by-save-checkpoint");
+    attn::save_checkpoint(second, dir);
+    Model read(rng);
+    attn::load_checkpoint(read, dir);
+    CHECK(same_weights(read, second));
+    CHECK(attn::is_checkpoint_folder(kept));
+    std::filesystem::remove_all(dir.parent_path());
+}
+
 TEST_CASE("nn: hostile or damaged checkpoints are refused with one line" * doctest::test_suite("common")) {
     const std::filesystem::path dir = fresh_dir("hostile");
     attn::Rng rng(3), other_rng(4);

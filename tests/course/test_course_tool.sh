@@ -55,6 +55,11 @@ expect "a compile error shows the first error in the learner's own file" 1 \
     '^\[error\] 00\.1 softmax: your file does not compile' 'exercises/00_foundations/softmax\.cpp:[0-9]+' \
     -- ./course check 00
 
+with_body 'std::exit(0);'
+expect "code that ends the program before the tests run is not a pass" 1 \
+    '^\[fail\] 00\.1' 'ended before its tests had run' 'exit\(\)' '!\[pass\] 00\.1' \
+    -- ./course check 00
+
 with_body 'for (volatile int i = 0;; i = i + 1) {}'
 expect "an endless loop is stopped and reported as a time-out" 1 \
     '^\[fail\] 00\.1' 'did not finish within 5 s' '!status 124' \
@@ -78,6 +83,16 @@ expect "the first hint" 0 '^Hint 1 of [0-9]+ for 00\.1' -- ./course hint 00.1
 expect "the second hint" 0 '^Hint 2 of [0-9]+ for 00\.1' -- ./course hint 00.1
 expect "an unknown exercise id" 2 'there is no exercise 09\.9' '!awk' -- ./course hint 9.9
 expect "a malformed exercise id" 2 "'x' is not an exercise id" '!awk' -- ./course hint x
+expect "an exercise number too long for a number is a malformed id, not an overflow" 2 \
+    "'07\.99999999999999999999' is not an exercise id" -- ./course hint 07.99999999999999999999
+echo abc > .course/hints/00.1
+expect "a damaged hint counter starts the ladder again, and is written whole" 0 '^Hint 1 of [0-9]+ for 00\.1' '!unbound' \
+    -- ./course hint 00.1
+[ "$(cat .course/hints/00.1)" = 1 ] && [ -z "$(ls .course/hints | grep -v '^[0-9.]*$')" ] \
+    && { passes=$((passes + 1)); echo "ok   the counter reads 1 and no temporary file is left"; } \
+    || { failures=$((failures + 1)); echo "FAIL the hint counter: $(ls .course/hints)"; }
+ln -s "$scratch/course" "$scratch/course-link"
+expect "the course command works through a symbolic link" 0 '^Hint 2 of [0-9]+ for 00\.1' -- "$scratch/course-link" hint 00.1
 
 # hints in Chinese: --lang, COURSE_LANG, or a zh_* locale in POSIX order; English otherwise,
 # and when a chapter has no Chinese hints yet. A stand-in HINTS.zh.md for chapter 00: the
@@ -128,19 +143,39 @@ expect "reset of an unknown exercise" 2 'there is no exercise 09\.1' '!awk' -- .
 
 # watch: re-checks when an exercise file is saved
 watch_log=$scratch/watch.log
-./course watch 00 > "$watch_log" 2>&1 &
-watcher=$!
-for _ in $(seq 60); do grep -q '^\[todo\] 00\.3' "$watch_log" && break; sleep 1; done
-sleep 1
-cp "$SOLUTION" "$STUB"
-for _ in $(seq 60); do grep -q '^\[pass\] 00\.1' "$watch_log" && break; sleep 1; done
-kill "$watcher" 2>/dev/null; wait "$watcher" 2>/dev/null
+# watch_and_save READY_PATTERN [PATH]: starts ./course watch 00 (with PATH), waits for READY_PATTERN
+# in its output, saves the solution over the stub, waits for the pass, stops the watcher.
+watch_and_save() {
+    PATH=${2:-$PATH} ./course watch 00 > "$watch_log" 2>&1 &
+    local watcher=$!
+    for _ in $(seq 60); do grep -q "$1" "$watch_log" && break; sleep 1; done
+    sleep 2
+    cp "$SOLUTION" "$STUB"
+    for _ in $(seq 60); do grep -q '^\[pass\] 00\.1' "$watch_log" && break; sleep 1; done
+    kill "$watcher" 2>/dev/null; wait "$watcher" 2>/dev/null
+    cp .stub "$STUB"
+}
+watch_and_save '^\[todo\] 00\.3'
 if grep -q 'softmax\.cpp changed' "$watch_log" && grep -q '^\[pass\] 00\.1' "$watch_log"; then
     passes=$((passes + 1)); echo "ok   watch re-checks a saved exercise"
 else
     failures=$((failures + 1)); echo "FAIL watch did not re-check the saved exercise:"; sed 's/^/     | /' "$watch_log" | tail -n 20
 fi
-cp .stub "$STUB"
+[ ! -e .course/watch.stamp ] && { passes=$((passes + 1)); echo "ok   watch leaves no stamp file behind"; } \
+    || { failures=$((failures + 1)); echo "FAIL watch left .course/watch.stamp behind"; }
+
+# watch when inotifywait cannot start: one attempt, a note, then it looks every second
+mkdir -p "$scratch/broken"
+printf '#!/bin/sh\necho start >> "%s/broken/starts"\necho "Failed to watch exercises; upper limit on inotify watches reached!" >&2\nexit 1\n' \
+    "$scratch" > "$scratch/broken/inotifywait"
+chmod +x "$scratch/broken/inotifywait"
+watch_and_save 'looking for saved files every second' "$scratch/broken:$PATH"
+starts=$(wc -l < "$scratch/broken/starts" 2>/dev/null || echo 0)
+if grep -q 'upper limit on inotify watches' "$watch_log" && grep -q '^\[pass\] 00\.1' "$watch_log" && [ "$starts" -eq 1 ]; then
+    passes=$((passes + 1)); echo "ok   watch falls back to looking every second when inotifywait cannot start, and says why"
+else
+    failures=$((failures + 1)); echo "FAIL watch with a broken inotifywait (started $starts times):"; sed 's/^/     | /' "$watch_log" | tail -n 20
+fi
 
 # a learner who starts at chapter 01: its checks pass, --mine still needs chapter 00
 cp solutions/01_encoder_decoder/*.cpp exercises/01_encoder_decoder/

@@ -85,6 +85,16 @@ works "30 pairs, fewer than a batch, train" ch01 --data thirty.tsv --steps 3 --o
 works "30 pairs at the character level" ch02 --data thirty.tsv --level char --steps 2 --out o_chars
 if grep -q '"test_count_' o_thirty/summary.json; then pass; else fail "30 pairs: no bucket counts in summary.json"; fi
 
+# ---- Output that cannot be written is an error, not a silent success.
+for run in "ch00 --help" "ch01 --ranges" "ch00 --quick --steps 2 --out o_full"; do
+    # shellcheck disable=SC2086
+    timeout 60 "$bin/"$run > /dev/full 2> ../stderr.log
+    code=$?
+    if [ "$code" -ne 0 ] && grep -q "cannot write to the standard output" ../stderr.log; then pass
+    else fail "$run > /dev/full: exit code $code, stderr: $(head -n 1 ../stderr.log)"; fi
+done
+rm -rf o_full
+
 # ---- Checkpoints: save, replace, clean up after killed saves, refuse damaged ones.
 works "save" ch01 --quick --steps 2 --out o --save ck
 mkdir ck.writing2147483646 ck.old2147483646 ck.writing99999999999   # killed saves (dead process ids) left the first two

@@ -43,7 +43,12 @@ struct CourseReporter : public doctest::IReporter {
 
     void report_query(const doctest::QueryData&) override {}
     void test_run_start() override {}
-    void test_run_end(const doctest::TestRunStats&) override {}
+    // The last line. `./course check` counts an exercise as passing only after this report: a
+    // program that ends before its tests have run (an exit() in the learner's code) never passes.
+    void test_run_end(const doctest::TestRunStats& stats) override {
+        out << "[done] " << stats.numTestCasesPassingFilters << " test cases run, " << stats.numTestCasesFailed
+            << " failed\n";
+    }
     void test_case_skipped(const doctest::TestCaseData&) override {}
 
     void test_case_start(const doctest::TestCaseData&) override {
