@@ -1,6 +1,7 @@
 // Saving and loading checkpoints (see checkpoint.hpp).
 #include "common/nn/checkpoint.hpp"
 
+#include "common/crc32.hpp"
 #include "common/files.hpp"
 #include "common/nn/npy.hpp"
 
@@ -11,6 +12,8 @@
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
+#include <iomanip>
+#include <optional>
 #include <limits>
 #include <set>
 #include <sstream>
@@ -27,7 +30,13 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::string manifest_header = "# name\tshape\tdtype\tfile\n";
+// manifest.tsv starts with this line; one line per parameter follows. Checkpoints saved before
+// the crc32 column existed start with the four-column header and still load, unchecked.
+const std::string manifest_header = "# name\tshape\tdtype\tfile\tcrc32\n";
+const std::string manifest_header_without_checksums = "# name\tshape\tdtype\tfile\n";
+
+// No trained model of the course comes near this; a larger value is a damaged or forged file.
+constexpr double largest_plausible_weight = 1e6;
 
 // The first file a save writes into its folder, and which stays in the checkpoint. A folder named
 // like a save's temporary (DIR.writing<pid>, DIR.old<pid>) is cleaned up only when it holds this
@@ -56,14 +65,22 @@ bool is_plain_file_name(const std::string& name) {
 }
 
 struct ManifestEntry {
-    std::string name, dtype, file;
+    std::string name, dtype, file, crc32;   // crc32 empty in checkpoints saved without checksums
     Shape shape;
 };
+
+bool starts_with(const std::string& text, const std::string& prefix) { return text.compare(0, prefix.size(), prefix) == 0; }
 
 std::vector<ManifestEntry> read_manifest(const fs::path& dir) {
     const fs::path path = dir / "manifest.tsv";
     if (!fs::is_directory(dir)) throw std::runtime_error(dir.string() + ": no such checkpoint folder");
-    std::istringstream lines(read_text(path));
+    const std::string text = read_text(path);
+    const bool with_checksums = starts_with(text, manifest_header);
+    if (!with_checksums && !starts_with(text, manifest_header_without_checksums))
+        throw std::runtime_error(path.string() + ": not a checkpoint manifest: its first line must be the header "
+                                 "'# name<TAB>shape<TAB>dtype<TAB>file<TAB>crc32'");
+    const std::size_t columns = with_checksums ? 5 : 4;
+    std::istringstream lines(text);
     std::vector<ManifestEntry> entries;
     std::size_t number = 0;
     const auto bad_line = [&](const std::string& what) {
@@ -75,8 +92,13 @@ std::vector<ManifestEntry> read_manifest(const fs::path& dir) {
         std::vector<std::string> fields;
         std::stringstream cells(line);
         for (std::string cell; std::getline(cells, cell, '\t');) fields.push_back(cell);
-        if (fields.size() != 4) throw bad_line("expected 4 tab-separated fields, found " + std::to_string(fields.size()));
-        ManifestEntry entry{fields[0], fields[2], fields[3], {}};
+        if (fields.size() != columns)
+            throw bad_line("expected " + std::to_string(columns) + " tab-separated fields, found " + std::to_string(fields.size()));
+        ManifestEntry entry{fields[0], fields[2], fields[3], with_checksums ? fields[4] : "", {}};
+        if (entry.dtype != "float32" && entry.dtype != "float64")
+            throw bad_line("unknown dtype '" + entry.dtype + "' (a checkpoint holds float32 or float64)");
+        if (with_checksums && (entry.crc32.size() != 8 || entry.crc32.find_first_not_of("0123456789abcdef") != std::string::npos))
+            throw bad_line("bad crc32 '" + entry.crc32 + "' (eight lower-case hex digits)");
         if (!is_plain_file_name(entry.file))
             throw bad_line("the file '" + entry.file + "' is not a plain file name inside the checkpoint folder");
         std::stringstream dims(fields[1]);
@@ -90,11 +112,18 @@ std::vector<ManifestEntry> read_manifest(const fs::path& dir) {
     return entries;
 }
 
+std::string short_number(double value) {
+    std::ostringstream text;
+    text << std::setprecision(4) << value;
+    return text.str();
+}
+
+// The first value that is NaN, infinite or beyond largest_plausible_weight, or nullopt.
 template <class T>
-bool all_finite(const Array<T>& values) {
+std::optional<T> first_implausible(const Array<T>& values) {
     for (const T v : values)
-        if (!std::isfinite(v)) return false;
-    return true;
+        if (!(std::abs(v) <= largest_plausible_weight)) return v;
+    return std::nullopt;
 }
 
 // "DIR.writing<pid>" or "DIR.old<pid>": the temporaries of a save by process <pid>.
@@ -173,7 +202,8 @@ bool is_checkpoint_folder(const fs::path& dir) {
     std::error_code error;
     if (!fs::is_directory(dir, error) || !fs::is_regular_file(dir / "manifest.tsv", error)) return false;
     try {
-        return read_text(dir / "manifest.tsv").compare(0, manifest_header.size(), manifest_header) == 0;
+        const std::string text = read_text(dir / "manifest.tsv");
+        return starts_with(text, manifest_header) || starts_with(text, manifest_header_without_checksums);
     } catch (const std::runtime_error&) {
         return false;
     }
@@ -189,6 +219,9 @@ void check_checkpoint_target(const fs::path& given, const std::string& flag) {
     const fs::file_status status = fs::symlink_status(dir, error);
     if (fs::exists(status)) {
         const bool empty_folder = fs::is_directory(status) && fs::is_empty(dir, error);
+        if (fs::is_symlink(status))
+            throw std::runtime_error(name + ": it is a symbolic link; a save replaces the folder it names, so name a real "
+                                            "folder (or a new name) instead");
         if (!fs::is_directory(status))
             throw std::runtime_error(name + ": it is a file, not a checkpoint folder; choose another name");
         if (!empty_folder && !is_checkpoint_folder(dir))
@@ -213,7 +246,8 @@ void save_checkpoint(const Module<T>& model, const fs::path& given, const std::m
         std::string manifest = manifest_header;
         for (const auto& [name, var] : model.named_parameters()) {
             write_npy(fresh / (name + ".npy"), var.value());
-            manifest += name + "\t" + shape_text(var.shape()) + "\t" + dtype_name<T>() + "\t" + name + ".npy\n";
+            const std::string checksum = crc32_hex(read_text(fresh / (name + ".npy")));   // of what reached the file
+            manifest += name + "\t" + shape_text(var.shape()) + "\t" + dtype_name<T>() + "\t" + name + ".npy\t" + checksum + "\n";
         }
         reached(2);
         for (const auto& [name, text] : extra_files) {
@@ -251,7 +285,9 @@ void save_checkpoint(const Module<T>& model, const fs::path& given, const std::m
 }
 
 template <class T>
-void load_checkpoint(Module<T>& model, const fs::path& dir) {
+void load_checkpoint(Module<T>& model, const fs::path& given) {
+    const fs::path dir = folder_path(given);
+    if (!fs::exists(fs::symlink_status(dir))) clean_stale_temporaries(dir);   // a save killed mid-swap: put the old one back
     const std::vector<ManifestEntry> entries = read_manifest(dir);
     std::vector<std::string> problems;
     bool mismatch = false;   // names or shapes differ: probably saved with other settings
@@ -280,12 +316,25 @@ void load_checkpoint(Module<T>& model, const fs::path& dir) {
             problems.push_back(entry.file + " is a symbolic link; a checkpoint holds plain files");
             continue;
         }
+        if (entry.dtype != dtype_name<T>()) {
+            problems.push_back(entry.name + " is " + entry.dtype + " in the checkpoint but " + dtype_name<T>() + " in the model");
+            mismatch = true;
+            continue;
+        }
         try {
+            if (!entry.crc32.empty() && crc32_hex(read_text(dir / entry.file)) != entry.crc32) {
+                problems.push_back(entry.file + " is damaged: its bytes do not match the checksum in manifest.tsv");
+                continue;
+            }
             Array<T> values = read_npy<T>(dir / entry.file);
+            const std::optional<T> implausible = first_implausible(values);
             if (Shape(values.shape().begin(), values.shape().end()) != entry.shape)
                 problems.push_back(entry.file + " does not have the shape the manifest gives");
-            else if (!all_finite(values))
+            else if (implausible && !std::isfinite(*implausible))
                 problems.push_back(entry.name + " holds NaN or infinite values (saved from a diverged training?)");
+            else if (implausible)
+                problems.push_back(entry.name + " holds " + short_number(*implausible) + ", beyond any trained weight (limit " +
+                                   short_number(largest_plausible_weight) + "): the file is damaged or was not written by a training run");
             else loaded.emplace(entry.name, std::move(values));
         } catch (const std::runtime_error& error) {
             problems.push_back(error.what());
