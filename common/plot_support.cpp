@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <iostream>
 #include <array>
-#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -17,7 +16,6 @@
 #include <system_error>
 #include <utility>
 
-#include <sys/wait.h>
 #include <unistd.h>
 
 namespace attn::plot {
@@ -180,85 +178,6 @@ std::string titles(const std::string& title, const std::string& xlabel, const st
     return out;
 }
 
-std::string first_error_line(const std::string& errors) {
-    std::istringstream lines(errors);
-    std::string line, first;
-    while (std::getline(lines, line)) {
-        if (line.find(".gp\" line ") != std::string::npos) return line;
-        if (first.empty() && line.find_first_not_of(" \t^") != std::string::npos) first = line;
-    }
-    return first.empty() ? "no error message" : first;
-}
-
-bool non_empty_file(const fs::path& path) {
-    std::error_code error;
-    return fs::is_regular_file(path, error) && fs::file_size(path, error) > 0 && !error;
-}
-
-std::pair<bool, std::string> run_gnuplot(const fs::path& where, const std::string& script) {
-    std::error_code error;
-    fs::path temp = fs::temp_directory_path(error);
-    if (error) temp = "/tmp";
-    // mkstemp: a name no other user can guess and plant a link at.
-    std::string log = (temp / "attn_plot_XXXXXX").string();
-    const int fd = ::mkstemp(log.data());
-    if (fd < 0) log = "/dev/null";
-    else ::close(fd);
-    const std::string command = "cd " + shell_quote(where.string()) + " && gnuplot " +
-                                shell_quote(script) + " </dev/null >/dev/null 2>" + shell_quote(log);
-    const int status = std::system(command.c_str());
-    std::string errors;
-    if (fd >= 0) {
-        try { errors = read_text(log); } catch (const std::runtime_error&) {}
-        fs::remove(log, error);
-    }
-    const bool ok = status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0;
-    return {ok, errors};
-}
-
-namespace {
-void replace_all(std::string& text, const std::string& from, const std::string& to) {
-    for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
-        text.replace(at, from.size(), to);
-}
-}  // namespace
-
-Files write_and_render(const fs::path& dir, const std::string& name, const std::string& script) {
-    const fs::path where = dir.empty() ? fs::path(".") : dir;
-    Files files{where / (name + ".gp"), where / (name + ".svg"), where / (name + ".png"), false, ""};
-    write_text_atomically(files.script, script);
-    if (!gnuplot_available()) {
-        files.note = "gnuplot not found: install gnuplot-nox, then run `gnuplot " + name +
-                     ".gp` in " + where.string();
-        return files;
-    }
-    // gnuplot writes to names of this render's own, renamed into place when complete: two
-    // runs writing one folder never check (or show) each other's half-written figures.
-    static std::atomic<unsigned> renders{0};
-    const std::string own = name + ".render" + std::to_string(::getpid()) + "_" + std::to_string(renders++);
-    const fs::path own_svg = where / (own + ".svg"), own_png = where / (own + ".png");
-    std::string own_script = script;
-    replace_all(own_script, "set output " + gp_quote(name + ".svg"), "set output " + gp_quote(own + ".svg"));
-    replace_all(own_script, "set output " + gp_quote(name + ".png"), "set output " + gp_quote(own + ".png"));
-    write_text_atomically(where / (own + ".gp"), own_script);
-    auto [ok, errors] = run_gnuplot(where, own + ".gp");
-    replace_all(errors, own + ".gp", name + ".gp");
-    std::error_code error;
-    files.rendered = ok && non_empty_file(own_svg) && non_empty_file(own_png);
-    if (files.rendered) {
-        fs::rename(own_svg, files.svg, error);
-        if (!error) fs::rename(own_png, files.png, error);
-        files.rendered = !error;
-    }
-    if (!files.rendered) {   // a failed render never leaves last run's figure looking current
-        fs::remove(files.svg, error);
-        fs::remove(files.png, error);
-    }
-    for (const fs::path& own_file : {own_svg, own_png, where / (own + ".gp")}) fs::remove(own_file, error);
-    if (!ok) files.note = "gnuplot failed on " + files.script.string() + ": " + first_error_line(errors);
-    else if (!files.rendered) files.note = "gnuplot ran but did not write " + files.png.string();
-    return files;
-}
 
 void check_heatmap(const char* function, const Heatmap& plot) {
     const std::size_t rows = plot.values.shape(0), cols = plot.values.shape(1);

@@ -118,15 +118,19 @@ std::string titles(const std::string& title, const std::string& xlabel, const st
 // present (the lines before it only echo the command), else the first non-empty line.
 std::string first_error_line(const std::string& errors);
 
-bool non_empty_file(const fs::path& path);
+// A figure file gnuplot finished: the PNG ends with its IEND chunk, the SVG with </svg>.
+// (gnuplot exits 0 even when a full disk cut its output short.)
+bool complete_png(const fs::path& path);
+bool complete_svg(const fs::path& path);
 
 // Runs `gnuplot SCRIPT` inside `where`, its stderr captured in a temporary file (mkstemp).
 std::pair<bool, std::string> run_gnuplot(const fs::path& where, const std::string& script);
 
-// Writes the script, then renders it when gnuplot is there: under names of this render's
-// own, renamed into place once complete, so two runs writing one folder do not see each
-// other's half-written figures. A failed render removes the old SVG/PNG, so it never leaves
-// last run's figure looking current.
+// Writes the script, then renders it when gnuplot is there: in a folder of this render's
+// own (DIR/.render<pid>_<n>/), checked complete, then renamed into place, so a kill, a full
+// disk or a second run writing the same folder never leaves a half-written figure under its
+// final name. A killed render's folder is removed by the next render into DIR. A failed
+// render removes the old SVG/PNG, so it never leaves last run's figure looking current.
 Files write_and_render(const fs::path& dir, const std::string& name, const std::string& script);
 
 void check_heatmap(const char* function, const Heatmap& plot);

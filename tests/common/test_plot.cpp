@@ -1,6 +1,7 @@
 // Tests for common/plot.hpp: every figure leaves an editable gnuplot script and its data, renders
 // to SVG and PNG when gnuplot is installed, rejects inconsistent inputs, and heatmaps preview
 // in the terminal with their labels intact. Introduced in chapter 00.
+#include "common/files.hpp"
 #include "common/plot.hpp"
 #include "common/plot_support.hpp"
 
@@ -170,6 +171,43 @@ TEST_CASE("plot: two processes rendering one figure in one folder both succeed" 
     CHECK(slurp(dir.path / "shared.png").rfind("\x89PNG\r\n\x1a\n", 0) == 0);
     for (const fs::directory_entry& entry : fs::directory_iterator(dir.path))   // no render's own files left
         CHECK(entry.path().filename().string().find(".render") == std::string::npos);
+}
+
+TEST_CASE("plot: a figure cut short (a full disk) is not complete" * doctest::test_suite("common")) {
+    if (!attn::plot::gnuplot_available()) return;
+    const TempDir dir;
+    const attn::plot::Files files = attn::plot::save(small_heatmap(), dir.path, "whole");
+    REQUIRE(files.rendered);
+    CHECK(attn::plot::detail::complete_png(files.png));
+    CHECK(attn::plot::detail::complete_svg(files.svg));
+    const std::string png = slurp(files.png), svg = slurp(files.svg);
+    attn::write_text_atomically(dir.path / "cut.png", png.substr(0, png.size() / 2));
+    attn::write_text_atomically(dir.path / "cut.svg", svg.substr(0, svg.size() / 2));
+    attn::write_text_atomically(dir.path / "no_end.png", png.substr(0, png.size() - 1));
+    attn::write_text_atomically(dir.path / "no_start.png", png.substr(1));
+    CHECK_FALSE(attn::plot::detail::complete_png(dir.path / "cut.png"));
+    CHECK_FALSE(attn::plot::detail::complete_png(dir.path / "no_end.png"));
+    CHECK_FALSE(attn::plot::detail::complete_png(dir.path / "no_start.png"));
+    CHECK_FALSE(attn::plot::detail::complete_png(dir.path / "missing.png"));
+    CHECK_FALSE(attn::plot::detail::complete_svg(dir.path / "cut.svg"));
+}
+
+TEST_CASE("plot: a render removes what killed renders left, and nothing of the learner's" * doctest::test_suite("common")) {
+    if (!attn::plot::gnuplot_available()) return;
+    const TempDir dir;
+    // Process ids far above any pid_max: dead. A killed render's folder holds the marker.
+    const fs::path killed = dir.path / ".render2147483646_3", empty = dir.path / ".render2147483645_0";
+    const fs::path learners = dir.path / ".render2147483644_1", running = dir.path / (".render" + std::to_string(::getpid()) + "_999");
+    for (const fs::path& folder : {killed, empty, learners, running}) fs::create_directories(folder);
+    attn::write_text_atomically(killed / ".written-by-attn-plot", "marker\n");
+    attn::write_text_atomically(killed / "attention.png", "\x89PNG half");
+    attn::write_text_atomically(learners / "notes.txt", "mine\n");
+    attn::write_text_atomically(running / ".written-by-attn-plot", "marker\n");
+    REQUIRE(attn::plot::save(small_heatmap(), dir.path, "next").rendered);
+    CHECK_FALSE(fs::exists(killed));
+    CHECK_FALSE(fs::exists(empty));
+    CHECK(slurp(learners / "notes.txt") == "mine\n");
+    CHECK(fs::exists(running));   // a render still running (here: this very process) is left alone
 }
 
 TEST_CASE("plot: a line plot writes one data block per series" * doctest::test_suite("common")) {

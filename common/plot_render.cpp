@@ -1,0 +1,171 @@
+// Rendering a figure's script with gnuplot (see plot_support.hpp): into a folder of the
+// render's own, checked to be complete, then renamed into place. Introduced in chapter 00.
+#include "common/plot_support.hpp"
+
+#include "common/files.hpp"
+
+#include <atomic>
+#include <cctype>
+#include <cerrno>
+#include <csignal>
+#include <cstdlib>
+#include <limits>
+#include <sstream>
+#include <stdexcept>
+#include <system_error>
+#include <tuple>
+#include <vector>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace attn::plot::detail {
+
+namespace {
+
+// Each render works in DIR/.render<pid>_<n>/, whose first file is this marker: a folder of
+// that name is removed by a later run only when its process is gone and it holds the marker
+// (or nothing), so a folder of the learner's with such a name is never touched.
+const std::string render_marker = ".written-by-attn-plot";
+const std::string render_prefix = ".render";
+
+bool ends_with(const std::string& text, const std::string& end) {
+    return text.size() >= end.size() && text.compare(text.size() - end.size(), end.size(), end) == 0;
+}
+
+std::string read_or_empty(const fs::path& path) {
+    try {
+        return read_text(path);
+    } catch (const std::runtime_error&) {
+        return "";
+    }
+}
+
+// ".render<pid>_<n>" -> pid, or 0 when the name is not a render folder's.
+pid_t render_folder_pid(const std::string& name) {
+    if (name.compare(0, render_prefix.size(), render_prefix) != 0) return 0;
+    const std::size_t underscore = name.find('_', render_prefix.size());
+    const std::string pid = name.substr(render_prefix.size(), underscore - render_prefix.size());
+    if (underscore == std::string::npos || pid.empty() || pid.size() > 10 ||
+        pid.find_first_not_of("0123456789") != std::string::npos ||
+        name.size() == underscore + 1 || name.find_first_not_of("0123456789", underscore + 1) != std::string::npos)
+        return 0;
+    const long long value = std::stoll(pid);
+    return value > 0 && value <= std::numeric_limits<pid_t>::max() ? static_cast<pid_t>(value) : 0;
+}
+
+bool process_alive(pid_t pid) { return pid == ::getpid() || ::kill(pid, 0) == 0 || errno == EPERM; }
+
+// Removes the render folders of runs that were killed (their process gone) in `where`.
+void remove_stale_render_folders(const fs::path& where) {
+    std::error_code error;
+    std::vector<fs::path> stale;
+    for (fs::directory_iterator it(where, error), end; !error && it != end; it.increment(error)) {
+        const pid_t pid = render_folder_pid(it->path().filename().string());
+        if (pid == 0 || process_alive(pid) || !fs::is_directory(fs::symlink_status(it->path(), error))) continue;
+        if (fs::is_regular_file(fs::symlink_status(it->path() / render_marker, error)) || fs::is_empty(it->path(), error))
+            stale.push_back(it->path());
+    }
+    for (const fs::path& folder : stale) fs::remove_all(folder, error);
+}
+
+void replace_all(std::string& text, const std::string& from, const std::string& to) {
+    for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
+        text.replace(at, from.size(), to);
+}
+
+}  // namespace
+
+std::string first_error_line(const std::string& errors) {
+    std::istringstream lines(errors);
+    std::string line, first;
+    while (std::getline(lines, line)) {
+        if (line.find(".gp\" line ") != std::string::npos) return line;
+        if (first.empty() && line.find_first_not_of(" \t^") != std::string::npos) first = line;
+    }
+    return first.empty() ? "no error message" : first;
+}
+
+bool complete_png(const fs::path& path) {
+    // The 8-byte signature first, the empty IEND chunk (length, type, CRC) last.
+    static const std::string signature("\x89PNG\r\n\x1a\n", 8), iend("\0\0\0\0IEND\xae\x42\x60\x82", 12);
+    const std::string bytes = read_or_empty(path);
+    return bytes.compare(0, signature.size(), signature) == 0 && bytes.size() > signature.size() + iend.size() &&
+           ends_with(bytes, iend);
+}
+
+bool complete_svg(const fs::path& path) {
+    std::string text = read_or_empty(path);
+    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.pop_back();
+    return text.find("<svg") != std::string::npos && ends_with(text, "</svg>");
+}
+
+std::pair<bool, std::string> run_gnuplot(const fs::path& where, const std::string& script) {
+    std::error_code error;
+    fs::path temp = fs::temp_directory_path(error);
+    if (error) temp = "/tmp";
+    // mkstemp: a name no other user can guess and plant a link at.
+    std::string log = (temp / "attn_plot_XXXXXX").string();
+    const int fd = ::mkstemp(log.data());
+    if (fd < 0) log = "/dev/null";
+    else ::close(fd);
+    const std::string command = "cd " + shell_quote(where.string()) + " && gnuplot " +
+                                shell_quote(script) + " </dev/null >/dev/null 2>" + shell_quote(log);
+    const int status = std::system(command.c_str());
+    std::string errors;
+    if (fd >= 0) {
+        errors = read_or_empty(log);
+        fs::remove(log, error);
+    }
+    const bool ok = status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    return {ok, errors};
+}
+
+Files write_and_render(const fs::path& dir, const std::string& name, const std::string& script) {
+    const fs::path where = dir.empty() ? fs::path(".") : dir;
+    Files files{where / (name + ".gp"), where / (name + ".svg"), where / (name + ".png"), false, ""};
+    write_text_atomically(files.script, script);
+    if (!gnuplot_available()) {
+        files.note = "gnuplot not found: install gnuplot-nox, then run `gnuplot " + name +
+                     ".gp` in " + where.string();
+        return files;
+    }
+    remove_stale_render_folders(where);
+    // gnuplot writes into a folder of this render's own; the figures are renamed into place
+    // only when complete, so neither a kill, a full disk nor a second run writing the same
+    // folder leaves a half-written figure under its final name.
+    static std::atomic<unsigned> renders{0};
+    const std::string own = render_prefix + std::to_string(::getpid()) + "_" + std::to_string(renders++);
+    const fs::path own_dir = where / own, own_svg = own_dir / (name + ".svg"), own_png = own_dir / (name + ".png");
+    std::string own_script = script;
+    replace_all(own_script, "set output " + gp_quote(name + ".svg"), "set output " + gp_quote(own + "/" + name + ".svg"));
+    replace_all(own_script, "set output " + gp_quote(name + ".png"), "set output " + gp_quote(own + "/" + name + ".png"));
+    std::error_code error;
+    bool ok = false;
+    std::string errors;
+    try {
+        ensure_directory(own_dir);
+        write_text_atomically(own_dir / render_marker, "A figure being rendered by the course (common/plot_render.cpp).\n");
+        write_text_atomically(own_dir / (name + ".gp"), own_script);
+        std::tie(ok, errors) = run_gnuplot(where, own + "/" + name + ".gp");   // relative: the data files are in `where`
+        replace_all(errors, own + "/" + name + ".gp", name + ".gp");
+    } catch (const std::runtime_error& failure) {   // no room even for the script: the render fails
+        errors = failure.what();
+    }
+    files.rendered = ok && complete_svg(own_svg) && complete_png(own_png);
+    if (files.rendered) {
+        fs::rename(own_svg, files.svg, error);
+        if (!error) fs::rename(own_png, files.png, error);
+        files.rendered = !error;
+    }
+    if (!files.rendered) {   // a failed render never leaves last run's figure looking current
+        fs::remove(files.svg, error);
+        fs::remove(files.png, error);
+    }
+    fs::remove_all(own_dir, error);
+    if (!ok) files.note = "gnuplot failed on " + files.script.string() + ": " + first_error_line(errors);
+    else if (!files.rendered) files.note = "gnuplot did not write a complete " + files.png.string() + " (is the disk full?)";
+    return files;
+}
+
+}  // namespace attn::plot::detail
