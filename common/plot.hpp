@@ -117,4 +117,10 @@ std::string preview(const HeatmapGrid& plot, bool colour, std::size_t max_width 
 // True when `gnuplot` can be run from PATH (looked up once).
 bool gnuplot_available();
 
+// Removes from `dir` the figures (NAME.gp with its .svg, .png and .dat) that an earlier run
+// wrote and this process did not, so that a run into an old --out (a --load run draws no
+// training curves, say) never leaves the last run's figures looking like its own. Only
+// figures whose script carries this module's header are touched: files of the learner's stay.
+void remove_earlier_figures(const std::filesystem::path& dir);
+
 }  // namespace attn::plot

@@ -9,7 +9,10 @@
 #include <cerrno>
 #include <csignal>
 #include <cstdlib>
+#include <fstream>
 #include <limits>
+#include <mutex>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 #include <system_error>
@@ -69,6 +72,19 @@ void remove_stale_render_folders(const fs::path& where) {
     for (const fs::path& folder : stale) fs::remove_all(folder, error);
 }
 
+// The scripts this process wrote (write_and_render), so that remove_earlier_figures keeps them.
+std::mutex written_lock;
+std::set<fs::path>& written_scripts() {
+    static std::set<fs::path> scripts;
+    return scripts;
+}
+
+fs::path identity(const fs::path& path) {
+    std::error_code error;
+    const fs::path canonical = fs::weakly_canonical(path, error);
+    return error ? path.lexically_normal() : canonical;
+}
+
 void replace_all(std::string& text, const std::string& from, const std::string& to) {
     for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
         text.replace(at, from.size(), to);
@@ -125,6 +141,10 @@ Files write_and_render(const fs::path& dir, const std::string& name, const std::
     const fs::path where = dir.empty() ? fs::path(".") : dir;
     Files files{where / (name + ".gp"), where / (name + ".svg"), where / (name + ".png"), false, ""};
     write_text_atomically(files.script, script);
+    {
+        const std::lock_guard<std::mutex> hold(written_lock);
+        written_scripts().insert(identity(files.script));
+    }
     if (!gnuplot_available()) {
         files.note = "gnuplot not found: install gnuplot-nox, then run `gnuplot " + name +
                      ".gp` in " + where.string();
@@ -169,3 +189,29 @@ Files write_and_render(const fs::path& dir, const std::string& name, const std::
 }
 
 }  // namespace attn::plot::detail
+
+namespace attn::plot {
+
+void remove_earlier_figures(const std::filesystem::path& dir) {
+    namespace fs = std::filesystem;
+    std::error_code error;
+    std::vector<fs::path> earlier;
+    for (fs::directory_iterator it(dir, error), end; !error && it != end; it.increment(error)) {
+        const fs::path script = it->path();
+        if (script.extension() != ".gp" || !fs::is_regular_file(fs::symlink_status(script, error))) continue;
+        {
+            const std::lock_guard<std::mutex> hold(detail::written_lock);
+            if (detail::written_scripts().count(detail::identity(script))) continue;
+        }
+        std::string head;
+        std::getline(std::ifstream(script) >> std::ws, head);
+        if (head.size() > 2 && head.find(detail::script_signature) != std::string::npos) earlier.push_back(script);
+    }
+    for (const fs::path& script : earlier)
+        for (const char* extension : {".svg", ".png", ".dat", ".gp"}) {   // the script last: it marks the figure
+            fs::path file = script;
+            fs::remove(file.replace_extension(extension), error);
+        }
+}
+
+}  // namespace attn::plot

@@ -156,7 +156,7 @@ std::string terminal_line(const char* terminal, int width, int height) {
 
 std::string script_head(const std::string& what, const std::string& name,
                         const std::string& data_note, int width, int height) {
-    return "# " + one_line(what) + ", written by attn::plot (common/plot_*.cpp).\n"
+    return "# " + one_line(what) + script_signature + "\n"
            "# Edit freely, then re-render from this folder with:  gnuplot " + name + ".gp\n"
            "# " + data_note + "\n"
            "set encoding utf8\n" + terminal_line("svg", width, height) +

@@ -103,6 +103,9 @@ void check_count(const char* function, const char* labels, std::size_t got, std:
 
 std::string terminal_line(const char* terminal, int width, int height);
 
+// The end of every script's first line: what tells a figure of the course's from a learner's file.
+inline const std::string script_signature = ", written by attn::plot (common/plot_*.cpp).";
+
 // The top of every script: what it draws, how to re-render it, which data it reads, and the
 // SVG terminal. `noenhanced` keeps _ and ^ in tokens literal instead of sub/superscripts.
 std::string script_head(const std::string& what, const std::string& name,

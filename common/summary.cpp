@@ -116,6 +116,12 @@ std::filesystem::path Summary::finish(const std::filesystem::path& dir, double s
              << ", \"expected_max\": " << (m.ranged ? json_number(m.hi) : "null") << ", \"in_range\": " << in_range << "}";
     }
     json << "\n  },\n  \"all_in_range\": " << (all_in_range() ? "true" : "false") << "\n}\n";
+    // summary.json and report.html must be of one run: the old page goes first, so a kill
+    // between the two writes leaves no page rather than the last run's; figures of an
+    // earlier run that this one did not draw go too.
+    std::error_code gone;
+    std::filesystem::remove(dir / "report.html", gone);
+    plot::remove_earlier_figures(dir);
     const std::filesystem::path path = dir / "summary.json";
     write_text_atomically(path, json.str());
 

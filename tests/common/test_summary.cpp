@@ -1,5 +1,6 @@
 // summary.json: valid JSON text, metrics judged against their ranges, written atomically.
 #include "common/files.hpp"
+#include "common/plot.hpp"
 #include "common/summary.hpp"
 
 #include <doctest/doctest.h>
@@ -44,6 +45,32 @@ TEST_CASE("summary: metrics are judged against their ranges and written to summa
     CHECK_FALSE(back.has("metrics"));
     // Nothing but summary.json and the report are left: the temporary files were renamed into place.
     CHECK(std::distance(std::filesystem::directory_iterator(dir), std::filesystem::directory_iterator()) == 2);
+    std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("summary: a run into an old folder leaves only its own figures, and the learner's files" *
+          doctest::test_suite("common")) {
+    const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("attn_test_earlier_" + std::to_string(::getpid()));
+    std::filesystem::remove_all(dir);
+    // An earlier run's figure (its script carries the plot module's header), a figure of this
+    // run, and a learner's own script and picture.
+    attn::plot::LinePlot plot;
+    plot.title = "loss";
+    plot.series = {{"train", {0, 1}, {2, 1}, false}};
+    attn::plot::save(plot, dir, "this_run");
+    attn::write_text_atomically(dir / "old_curve.gp", "# A line plot, written by attn::plot (common/plot_*.cpp).\nplot x\n");
+    attn::write_text_atomically(dir / "old_curve.png", "an old picture");
+    attn::write_text_atomically(dir / "old_curve.dat", "0 1\n");
+    attn::write_text_atomically(dir / "mine.gp", "# my own plot\nplot sin(x)\n");
+    attn::write_text_atomically(dir / "mine.png", "my picture");
+    attn::write_text_atomically(dir / "report.html", "the last run's page");
+    attn::RunSettings settings;
+    attn::Summary summary("99_test", settings);
+    summary.metric("accuracy", "accuracy", 0.97, 0.95, 1.0);
+    summary.finish(dir, 1.0);
+    for (const char* gone : {"old_curve.gp", "old_curve.png", "old_curve.dat"}) CHECK_FALSE(std::filesystem::exists(dir / gone));
+    for (const char* kept : {"this_run.gp", "this_run.dat", "mine.gp", "mine.png"}) CHECK(std::filesystem::exists(dir / kept));
+    CHECK(attn::read_text(dir / "report.html").find("the last run's page") == std::string::npos);
     std::filesystem::remove_all(dir);
 }
 
