@@ -82,8 +82,10 @@ void CommandLine::option(const std::string& name, int* target, const std::string
 
 void CommandLine::option(const std::string& name, std::uint64_t* target, const std::string& help) {
     add(name, help, "N", std::to_string(*target)).set = [=](const std::string& text) {
-        const long long value = parse_integer(name, text);
-        if (value < 0) throw UsageError("--" + name + " must not be negative, got " + text);
+        const std::string allowed = "between 0 and " + std::to_string(largest_exact_integer) +
+                                    " (2^53 - 1, the largest whole number every JSON reader keeps exactly)";
+        const long long value = parse_integer(name, text, [&] { return allowed; });
+        if (value < 0 || value > largest_exact_integer) throw UsageError("--" + name + " must be " + allowed + ", got " + text);
         *target = static_cast<std::uint64_t>(value);
     };
 }

@@ -9,6 +9,9 @@
 
 namespace attn {
 
+// 2^53 - 1: the largest whole number a double (JavaScript's only number, Python's float) holds exactly.
+constexpr long long largest_exact_integer = 9007199254740991LL;
+
 // A mistake on the command line; the program prints it with the usage and exits with 2.
 struct UsageError : std::runtime_error {
     explicit UsageError(const std::string& what, std::string usage_line = "")
@@ -31,6 +34,7 @@ public:
     // An integer outside [min_value, max_value] is refused with a message that gives the bound.
     void option(const std::string& name, int* target, const std::string& help, int min_value = INT32_MIN,
                 int max_value = INT32_MAX);
+    // A whole number from 0 to largest_exact_integer (a seed): summary.json records it digit for digit.
     void option(const std::string& name, std::uint64_t* target, const std::string& help);
     void option(const std::string& name, double* target, const std::string& help);
     // value_name is what --help shows after the flag: FILE, DIR, SENTENCE, ...

@@ -43,7 +43,7 @@ std::string json_number(double value) {
 Summary::Summary(std::string chapter, const RunSettings& settings)
     : chapter_(std::move(chapter)), mine_(settings.variant == "mine") {
     setting("variant", settings.variant);
-    setting("seed", static_cast<double>(settings.seed));
+    settings_.push_back({"seed", std::to_string(settings.seed), true});   // every digit (json_number keeps 9)
     setting("steps", settings.steps);
     setting("quick", settings.quick ? "true" : "false");
 }

@@ -52,10 +52,10 @@ void add_seq2seq_flags(CommandLine& cli, AppSettings& settings, const std::strin
     cli.option("translate", &settings.translate, "translate this sentence with the (trained or loaded) model", "SENTENCE");
     // The upper bounds keep a typo from ending in std::bad_alloc after minutes of work.
     if (sizes == SizeFlags::gru) {
-        cli.option("embedding", &settings.embedding, "embedding size (default: 64 for words, 32 for characters)", 0, 2048);
+        cli.option("embedding", &settings.embedding, "embedding size (default: 64 for words, 32 for characters)", 1, 2048);
         cli.option("hidden", &settings.hidden, "GRU hidden size", 1, 2048);
     } else {
-        cli.option("embedding", &settings.embedding, "d_model, the width of every position's vector (default: 64; 32 with --quick)", 0, 2048);
+        cli.option("embedding", &settings.embedding, "d_model, the width of every position's vector (default: 64; 32 with --quick)", 1, 2048);
     }
     cli.option("lr", &settings.lr, "Adam's peak learning rate (default: " + per_recipe(&Recipe::lr, recipes) + ")");
     cli.option("lr-end", &settings.lr_end, std::string(sizes == SizeFlags::transformer ? "with --warmup 0: " : "") +
@@ -90,6 +90,9 @@ void finish_seq2seq_flags(const CommandLine& cli, AppSettings& settings, const s
         throw UsageError("--label-smoothing must be at least 0 and below 1", cli.usage());
     if (!(settings.lr > 0 && settings.lr < 1)) throw UsageError("--lr must be between 0 and 1", cli.usage());
     if (!(settings.lr_end > 0 && settings.lr_end <= 1)) throw UsageError("--lr-end must be above 0 and at most 1", cli.usage());
+    if (settings.lr_end_given && settings.warmup > 0)
+        throw UsageError("--lr-end shapes the cosine schedule, which runs only with --warmup 0 (this run warms up for " +
+                         std::to_string(settings.warmup) + " steps): add --warmup 0, or drop --lr-end", cli.usage());
     const bool dates = settings.task == "dates" && !has_data;
     if (settings.embedding == 0) settings.embedding = dates ? 32 : 64;
     settings.measured_defaults = settings.data.empty() && settings.load.empty();
@@ -126,6 +129,13 @@ void check_before_training(const CommandLine& cli, const AppSettings& settings) 
             throw refuse("--translate: " + *problem);
         if (data::normalize_text(settings.translate).empty())
             throw refuse("--translate: the sentence is blank; give the words to translate");
+        const bool characters = settings.level == "char" || (settings.task == "dates" && settings.data.empty());
+        const std::size_t tokens = characters ? data::split_code_points(settings.translate).size()
+                                              : data::split_words(settings.translate).size();
+        if (tokens > max_translate_tokens)
+            throw refuse("--translate: the sentence has " + std::to_string(tokens) + (characters ? " characters" : " words") +
+                         "; the chapters translate at most " + std::to_string(max_translate_tokens) +
+                         " (they train on sentences of at most 40 words or 100 characters)");
     }
     try {
         if (!settings.save.empty()) {
@@ -226,6 +236,13 @@ std::vector<std::string> translate_sentence(Seq2SeqModel<T>& model, const Task& 
     return translate(model, task, {read_sentence(task, sentence)}).front();
 }
 
+template <class T>
+void show_translation(Seq2SeqModel<T>& model, const Task& task, const std::string& sentence, const std::string& heading) {
+    std::cout << "\n" << heading << " " << sentence << "\n";
+    const std::vector<std::string> words = translate_sentence(model, task, sentence);   // may print a note first
+    std::cout << "   => " << data::detokenize(words, task.corpus.level) << "\n";
+}
+
 data::Pair read_sentence(const Task& task, const std::string& sentence) {
     data::Pair pair;
     pair.source = task.corpus.level == data::TokenLevel::character ? data::split_code_points(sentence)
@@ -280,5 +297,6 @@ void print_buckets(const Evaluation& evaluation) {
 template void save_model(const Seq2SeqModel<float>&, const Task&, const AppSettings&, const std::string&);
 template void load_model(Seq2SeqModel<float>&, const Task&, const AppSettings&, const std::string&);
 template std::vector<std::string> translate_sentence(Seq2SeqModel<float>&, const Task&, const std::string&);
+template void show_translation(Seq2SeqModel<float>&, const Task&, const std::string&, const std::string&);
 
 }  // namespace attn::ch01

@@ -95,6 +95,16 @@ data::Pair read_sentence(const Task& task, const std::string& sentence);
 template <class T>
 std::vector<std::string> translate_sentence(Seq2SeqModel<T>& model, const Task& task, const std::string& sentence);
 
+// Prints "\nHEADING SENTENCE", then (after read_sentence's note on unknown words, if any) the
+// line "   => TRANSLATION".
+template <class T>
+void show_translation(Seq2SeqModel<T>& model, const Task& task, const std::string& sentence, const std::string& heading);
+
+// The longest sentence --translate takes, in tokens (words, or characters at the character
+// level): the chapters train on sentences of at most 40 words or 100 characters, and the
+// attention models' memory grows with the square of the length.
+constexpr std::size_t max_translate_tokens = 400;
+
 // The settings that decide a run's result (task, data, sizes, steps, seed, ...), as recorded
 // in summary.json, so that a later chapter can tell whether a saved run used the same ones.
 std::map<std::string, std::string> decisive_settings(const AppSettings& settings, const Task& task);

@@ -80,6 +80,8 @@ int run(int argc, char** argv) {
         });
         train_cpu_seconds = cpu.seconds();
     }
+    // Saved as soon as training ends: nothing after it (a long sentence, a full disk for the figures) can lose it.
+    if (!settings.save.empty()) save_model(model, task, settings, settings.save);
 
     // ---- 4. Greedy decoding (1.9) of the test set, scored by source length.
     std::cout << "\n4. Greedy decoding of " << task.corpus.test.size() << " test sentences:\n";
@@ -102,11 +104,8 @@ int run(int argc, char** argv) {
     summary.figure(plot::save_and_report(states, out, "encoder_states"));
     std::cout << "\n" << plot::preview(states, ::isatty(STDOUT_FILENO) == 1);
 
-    // ---- 6. Your own sentence, and saving.
-    if (!settings.translate.empty())
-        std::cout << "\n6. " << settings.translate << "\n   => "
-                  << data::detokenize(translate_sentence(model, task, settings.translate), task.corpus.level) << "\n";
-    if (!settings.save.empty()) save_model(model, task, settings, settings.save);
+    // ---- 6. Your own sentence (the model was saved when training ended).
+    if (!settings.translate.empty()) show_translation(model, task, settings.translate, "6.");
 
     summary.setting("steps_per_second", log.steps_per_second);
     if (!log.valid_loss.empty()) summary.setting("final_valid_loss", log.valid_loss.back());

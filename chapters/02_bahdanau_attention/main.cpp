@@ -91,6 +91,8 @@ int run(int argc, char** argv) {
         });
         train_cpu_seconds = cpu.seconds();
     }
+    // Saved as soon as training ends: nothing after it (a long sentence, a full disk for the figures) can lose it.
+    if (!settings.save.empty()) ch01::save_model(model, task, settings, settings.save);
 
     // ---- 4. Test scores by source length, against chapter 01.
     std::cout << "\n4. Greedy decoding of " << task.corpus.test.size() << " test sentences:\n";
@@ -131,18 +133,16 @@ int run(int argc, char** argv) {
     }
     std::cout << "\n" << plot::preview(example.heatmap, ::isatty(STDOUT_FILENO) == 1);
 
-    // ---- 6. Your own sentence, with its alignment; saving.
+    // ---- 6. Your own sentence, with its alignment (the model was saved when training ended).
     if (!settings.translate.empty()) {
-        const data::Pair yours{task.corpus.level == data::TokenLevel::character ? data::split_code_points(settings.translate)
-                                                                               : data::split_words(settings.translate), {}};
-        if (yours.source.empty()) throw std::invalid_argument("--translate: the sentence is empty");
+        std::cout << "\n6. " << settings.translate << "\n";
+        const data::Pair yours = ch01::read_sentence(task, settings.translate);   // notes unknown words
         const Alignment mine = align(model, task, yours, "Your sentence");
-        std::cout << "\n6. " << settings.translate << "\n   => " << data::detokenize(mine.output, task.corpus.level) << "\n"
+        std::cout << "   => " << data::detokenize(mine.output, task.corpus.level) << "\n"
                   << plot::preview(mine.heatmap, ::isatty(STDOUT_FILENO) == 1);
         summary.figure(plot::save_and_report(mine.heatmap, out, "alignment_yours"));
         summary.attention(mine.heatmap, {"your sentence", "cross", 1, 1, ""});
     }
-    if (!settings.save.empty()) ch01::save_model(model, task, settings, settings.save);
 
     summary.setting("steps_per_second", log.steps_per_second);
     if (!log.valid_loss.empty()) summary.setting("final_valid_loss", log.valid_loss.back());

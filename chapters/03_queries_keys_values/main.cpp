@@ -58,7 +58,13 @@ int run(int argc, char** argv) {
     if (settings.score != "dot" && settings.score != "general" && settings.score != "additive")
         throw UsageError("--score must be dot, general or additive, got '" + settings.score + "'", cli.usage());
     if (!(settings.initial_width > 0 && settings.initial_width < 100))
-        throw UsageError("--width must be between 0 and 100", cli.usage());
+        throw UsageError("--width must be above 0 and below 100", cli.usage());
+    if (settings.no_translation)   // part 4's flags would be ignored: say so rather than pretend
+        for (const char* flag : {"task", "data", "swap", "level", "save", "load", "translate", "embedding", "hidden", "lr",
+                                 "lr-end", "batch", "steps", "score"})
+            if (cli.given(flag))
+                throw UsageError(std::string("--no-translation runs parts 1-3 only, which do not use --") + flag +
+                                 " (the translation's flag): drop one of the two", cli.usage());
     const RunSettings& run = settings.seq.run;
     if (!cli.given("trials")) settings.trials = run.quick ? 300 : 2000;
     const std::filesystem::path out = run.out;

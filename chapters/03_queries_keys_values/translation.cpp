@@ -65,6 +65,8 @@ void run_translation(const ch01::AppSettings& settings, const std::string& score
             std::cout << "   step " << step << ": validation loss " << valid_loss << "\n";
         });
     }
+    // Saved as soon as training ends: nothing after it (a long sentence, a full disk for the figures) can lose it.
+    if (!settings.save.empty()) ch01::save_model(*model, task, settings, settings.save);
     const ch01::Evaluation test = ch01::evaluate(*model, task, task.corpus.test);
     std::cout << "   greedy decoding of " << task.corpus.test.size() << " test sentences:\n";
     ch01::print_buckets(test);
@@ -80,10 +82,7 @@ void run_translation(const ch01::AppSettings& settings, const std::string& score
                         run.steps, log.seconds, log.steps_per_second, additive.run.steps, additive.run.train_seconds,
                         additive.run.steps / additive.run.train_seconds);
     }
-    if (!settings.translate.empty())
-        std::cout << "\n   " << settings.translate << "\n   => "
-                  << data::detokenize(ch01::translate_sentence(*model, task, settings.translate), task.corpus.level) << "\n";
-    if (!settings.save.empty()) ch01::save_model(*model, task, settings, settings.save);
+    if (!settings.translate.empty()) ch01::show_translation(*model, task, settings.translate, "  ");
 
     // Figures.
     std::cout << "\n   Figures of the decoder in " << out.string() << ":\n";

@@ -129,6 +129,8 @@ int run(int argc, char** argv) {
         std::printf("   %.1f steps per second (%.0f s); %.0f s of CPU time, validations included\n", log.steps_per_second,
                     log.seconds, train_cpu_seconds);
     }
+    // Saved as soon as training ends: nothing after it (a long sentence, a full disk for the figures) can lose it.
+    if (!settings.save.empty()) ch01::save_model(model, task, settings, settings.save);
 
     // ---- 6. Greedy decoding of the test set, scored by source length.
     std::cout << "\n6. Greedy decoding of " << task.corpus.test.size() << " test sentences:\n";
@@ -182,15 +184,13 @@ int run(int argc, char** argv) {
     }
     std::cout << "\n" << plot::preview(maps.cross, ::isatty(STDOUT_FILENO) == 1);
 
-    // ---- 9. Your own sentence, and saving.
+    // ---- 9. Your own sentence (the model was saved when training ended).
     if (!settings.translate.empty() && flags.beam_given && flags.beam > 1) {
         std::cout << "\n9. " << settings.translate << "\n";
         translate_both_ways(model, task, settings.translate, static_cast<std::size_t>(flags.beam));
     } else if (!settings.translate.empty()) {
-        std::cout << "\n9. " << settings.translate << "\n   => "
-                  << data::detokenize(ch01::translate_sentence(model, task, settings.translate), task.corpus.level) << "\n";
+        ch01::show_translation(model, task, settings.translate, "9.");
     }
-    if (!settings.save.empty()) ch01::save_model(model, task, settings, settings.save);
 
     std::map<std::string, std::string> decisive = ch01::decisive_settings(settings, task);
     decisive.erase("hidden");   // the GRU's size, which no Transformer has

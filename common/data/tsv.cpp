@@ -27,7 +27,14 @@ std::string read_whole_file(const std::filesystem::path& path) {
     // "path: cannot open the file: it does not exist" (or: it is a folder, not a regular file)
     std::string text = attn::read_text(path);
     if (text.rfind("\xEF\xBB\xBF", 0) == 0) text.erase(0, 3);   // byte-order mark (Windows editors)
-    return text;
+    // Line ends: "\r\n" (Windows) and a lone "\r" (classic Mac OS) both become "\n".
+    std::string lines;
+    lines.reserve(text.size());
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        if (text[i] != '\r') lines += text[i];
+        else if (i + 1 == text.size() || text[i + 1] != '\n') lines += '\n';
+    }
+    return lines;
 }
 
 bool is_blank(const std::string& line) { return line.find_first_not_of(" \t\r\v\f") == std::string::npos; }
@@ -67,7 +74,6 @@ std::vector<Pair> read_tsv_pairs(const std::filesystem::path& path, const TsvOpt
         std::size_t end = text.find('\n', start);
         if (end == std::string::npos) end = text.size();
         std::string line = text.substr(start, end - start);
-        if (!line.empty() && line.back() == '\r') line.pop_back();   // Windows line ends
         start = end + 1;
         ++number;
         if (is_blank(line)) continue;
@@ -80,7 +86,8 @@ std::vector<Pair> read_tsv_pairs(const std::filesystem::path& path, const TsvOpt
     if (n_read == 0) throw file_error(path, "the file has no sentence pairs");
     if (kept.empty())
         throw file_error(path, "no sentence pair has at most " + std::to_string(options.max_len) + " tokens per side (" +
-                                   std::to_string(n_read) + " pairs read; raise max_len)");
+                                   std::to_string(n_read) + " pairs read): the chapters train on sentences up to that length, so split longer "
+                                   "ones into several lines");
     return kept;
 }
 

@@ -78,6 +78,11 @@ TEST_CASE("cli: a number out of range names the range, even one too large to rea
                          "--steps is too large: it must be between 1 and 10000000, got 99999999999999999999999", attn::UsageError);
     CHECK_THROWS_WITH_AS(parse({"--steps", "0"}), "--steps must be between 1 and 10000000, got 0", attn::UsageError);
     CHECK(parse({"--steps", "10000000"}).run.steps == attn::max_steps);
+    CHECK(parse({"--seed", "9007199254740991"}).run.seed == 9007199254740991ULL);
+    CHECK_THROWS_WITH_AS(parse({"--seed", "9007199254740992"}), doctest::Contains("--seed must be between 0 and 9007199254740991"),
+                         attn::UsageError);
+    CHECK_THROWS_WITH_AS(parse({"--seed", "99999999999999999999"}),
+                         doctest::Contains("--seed is too large: it must be between 0 and 9007199254740991"), attn::UsageError);
     int size = 8;
     attn::CommandLine cli("ch99", "a test program");
     cli.option("size", &size, "a size", 1);

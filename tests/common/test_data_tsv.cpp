@@ -135,6 +135,19 @@ TEST_CASE("data: a malformed TSV line is a one-line error naming file:LINE" * do
     }
 }
 
+TEST_CASE("data: Unix, Windows and classic Mac line ends all separate pairs" * doctest::test_suite("common")) {
+    for (const std::string& end : {std::string("\n"), std::string("\r\n"), std::string("\r")}) {
+        CAPTURE(end.size());
+        const TempFile file("attn_line_ends", "le chat\tthe cat" + end + "un chien\ta dog" + end + "\tbad" + end);
+        CHECK(read_error(file.path).rfind(file.path.string() + ":3: empty source sentence", 0) == 0);   // line 3: counted right
+        const TempFile good("attn_line_ends_ok", "le chat\tthe cat" + end + "un chien\ta dog" + end);
+        const std::vector<Pair> pairs = read_tsv_pairs(good.path, all_in_file_order(TokenLevel::word));
+        REQUIRE(pairs.size() == 2);
+        CHECK(pairs[1].source == Tokens{"un", "chien"});
+        CHECK(pairs[1].target == Tokens{"a", "dog"});
+    }
+}
+
 TEST_CASE("data: an empty, missing or unreadable TSV file is an error naming it" * doctest::test_suite("common")) {
     SUBCASE("an empty file, or one of blank lines, has no sentence pairs") {
         for (const std::string& contents : {std::string(), std::string("\n  \n\r\n")}) {

@@ -21,6 +21,7 @@ TEST_CASE("summary: metrics are judged against their ranges and written to summa
     const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("attn_test_summary_" + std::to_string(::getpid()));
     std::filesystem::remove_all(dir);
     attn::RunSettings settings;
+    settings.seed = 12345678901;
     attn::Summary summary("99_test", settings);
     summary.setting("task", "copy");
     summary.metric("accuracy", "accuracy", 0.97, 0.95, 1.0);
@@ -32,6 +33,7 @@ TEST_CASE("summary: metrics are judged against their ranges and written to summa
     const std::string json = attn::read_text(written);
     CHECK(json.find("\"chapter\": \"99_test\"") != std::string::npos);
     CHECK(json.find("\"task\": \"copy\"") != std::string::npos);
+    CHECK(json.find("\"seed\": 12345678901,") != std::string::npos);   // every digit, not 1.23456789e+10
     CHECK(json.find("\"accuracy\": {\"value\": 0.97, \"expected_min\": 0.95, \"expected_max\": 1, \"in_range\": true}") !=
           std::string::npos);
     CHECK(json.find("\"all_in_range\": false") != std::string::npos);

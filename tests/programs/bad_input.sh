@@ -5,7 +5,7 @@
 # is not a checkpoint, and the leftovers of a killed save are cleaned by the next one.
 # (Killing a save at each of its steps is tested in tests/common/test_nn.cpp.)
 #
-# usage: tests/programs/bad_input.sh [BIN_DIR]     BIN_DIR holds ch00, ch01 and ch02 (default: build/bin)
+# usage: tests/programs/bad_input.sh [BIN_DIR]     BIN_DIR holds the chapter programs (default: build/bin)
 # Runs in a temporary folder in about 15 seconds; prints "N passed, N failed"; exits 1 on a failure.
 set -u
 bin=$(cd "${1:-build/bin}" && pwd) || exit 1
@@ -106,14 +106,59 @@ works "load" ch01 --quick --out o --load ck --seed 7 --translate "le chat noir"
 cp -r ck ck_nan   # a NaN (float32 0x7fc00000) as the last value of a parameter
 bytes=$(stat -c %s ck_nan/decoder.output.bias.npy)
 printf '\x00\x00\xc0\x7f' | dd of=ck_nan/decoder.output.bias.npy bs=1 seek=$((bytes - 4)) conv=notrunc status=none
-refused "NaN weights" "decoder.output.bias holds NaN or infinite values" ch01 --quick --out o --load ck_nan --seed 7
+refused "a changed value" "decoder.output.bias.npy is damaged: its bytes do not match the checksum" ch01 --quick --out o --load ck_nan --seed 7
 cp -r ck ck_escape
-sed -i 's|\tdecoder.output.bias.npy$|\t../ck/decoder.output.bias.npy|' ck_escape/manifest.tsv
+sed -i 's|\tdecoder.output.bias.npy\t|\t../ck/decoder.output.bias.npy\t|' ck_escape/manifest.tsv
 refused "manifest naming ../" "is not a plain file name inside the checkpoint folder" ch01 --quick --out o --load ck_escape --seed 7
 cp -r ck ck_huge
 sed -i 's|^\(decoder.output.bias\t\)[0-9]*|\1100000000000000000000000|' ck_huge/manifest.tsv
 refused "dimension of 10^23" "bad or too large shape" ch01 --quick --out o --load ck_huge --seed 7
 refused "missing checkpoint" "no_such_ck: no such checkpoint folder" ch01 --quick --out o --load no_such_ck
+
+ln -s exercises ck_link
+refused "--save onto a symbolic link" "--save ck_link: it is a symbolic link" ch01 --quick --steps 2 --out o --save ck_link
+
+# ---- The model is saved as soon as training ends, before the sentence of --translate, whose
+#      unknown words are noted before (not inside) the line of its translation.
+if timeout 60 "$bin/ch01" --quick --steps 2 --out o --save ck_first --translate "le chat zorglub" > ../order.log 2>&1 &&
+   [ "$(grep -n 'saved the model to ck_first' ../order.log | cut -d: -f1)" -lt "$(grep -n '^6\. le chat zorglub' ../order.log | cut -d: -f1)" ] &&
+   grep -A1 '^6\. le chat zorglub' ../order.log | tail -n 1 | grep -q '^  note: not in the training vocabulary (read as <unk>): zorglub$' &&
+   grep -A2 '^6\. le chat zorglub' ../order.log | tail -n 1 | grep -q '^   => '; then pass
+else fail "save, then the sentence, its note, its translation: $(grep -A2 -e 'saved the model' -e '^6\.' ../order.log | tr '\n' '|')"; fi
+refused "a 10,000-word sentence" "--translate: the sentence has 10000 words; the chapters translate at most 400" \
+    ch07 --quick --out o --translate "$(yes mot | head -n 10000 | tr '\n' ' ')"
+
+# ---- A run into an old --out leaves only its own figures; a killed render's folder goes.
+works "train into o_fig" ch01 --quick --steps 2 --out o_fig --save ck_fig
+mkdir o_fig/.render2147483646_0 o_fig/.render2147483645_1
+touch o_fig/.render2147483646_0/.written-by-attn-plot o_fig/.render2147483646_0/loss_curves.png o_fig/.render2147483645_1/mine.txt
+works "load into o_fig" ch01 --quick --out o_fig --load ck_fig
+if [ ! -e o_fig/loss_curves.png ] && [ ! -e o_fig/loss_curves.gp ] && [ -e o_fig/scores_by_length.png ]; then pass
+else fail "a --load run into an old --out kept the last run's training curves"; fi
+if [ ! -e o_fig/.render2147483646_0 ] && [ -e o_fig/.render2147483645_1/mine.txt ]; then pass
+else fail "render folders: the killed render's should go, the unmarked one stay: $(ls -a o_fig | grep render | tr '\n' ' ')"; fi
+
+# ---- Seeds are recorded digit for digit, up to the largest a JSON reader keeps exactly.
+works "seed 12345678901" ch01 --quick --steps 2 --out o_seed --seed 12345678901
+if grep -q '"seed": 12345678901,' o_seed/summary.json; then pass; else fail "seed recorded as $(grep '"seed"' o_seed/summary.json)"; fi
+refused "seed 2^53" "--seed must be between 0 and 9007199254740991" ch01 --quick --seed 9007199254740992
+
+# ---- A corpus with classic Mac line ends (CR only) reads as its lines.
+tr '\n' '\r' <thirty.tsv >thirty_cr.tsv
+if timeout 60 "$bin/ch01" --quick --steps 2 --out o_cr --data thirty_cr.tsv > ../cr.log 2>&1 &&
+   grep -q "thirty_cr.tsv: 30 pairs" ../cr.log; then pass
+else fail "CR-only corpus: $(grep -m1 -e 'thirty_cr' -e 'error' ../cr.log)"; fi
+
+# ---- Flags a run would ignore, or a value it would replace, are refused.
+refused "ch03 --width 0" "--width must be above 0 and below 100" ch03 --quick --width 0
+for flag in "--save ck3" "--load ck" "--translate chat" "--data thirty.tsv" "--score general" "--steps 5"; do
+    # shellcheck disable=SC2086
+    refused "ch03 --no-translation $flag" "--no-translation runs parts 1-3 only, which do not use ${flag%% *}" \
+        ch03 --quick --no-translation $flag
+done
+refused "ch07 --lr-end with a warm-up" "--lr-end shapes the cosine schedule, which runs only with --warmup 0" ch07 --quick --lr-end 0.1
+works "ch07 --lr-end with --warmup 0 (flags accepted)" ch07 --quick --lr-end 0.1 --warmup 0 --ranges
+refused "ch07 --embedding 0" "--embedding must be between 1 and 2048" ch07 --quick --embedding 0
 
 echo "bad_input: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
