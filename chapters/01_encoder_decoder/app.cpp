@@ -2,6 +2,7 @@
 #include "chapters/01_encoder_decoder/app.hpp"
 
 #include "chapters/01_encoder_decoder/figures.hpp"
+#include "chapters/01_encoder_decoder/memory_estimate.hpp"
 #include "common/autodiff/ops.hpp"
 #include "common/data/tokenize.hpp"
 #include "common/files.hpp"
@@ -145,6 +146,7 @@ void check_before_training(const CommandLine& cli, const AppSettings& settings) 
                                          " is that folder or inside it; give the checkpoint a folder of its own");
         }
         if (!settings.data.empty()) require_regular_file(settings.data, "the corpus");
+        if (!settings.data.empty()) require_corpus_memory(settings.data);
     } catch (const UsageError&) {
         throw;
     } catch (const std::runtime_error& error) {

@@ -4,6 +4,7 @@
 #include "chapters/01_encoder_decoder/app.hpp"
 #include "chapters/01_encoder_decoder/expected_ranges.hpp"
 #include "chapters/01_encoder_decoder/figures.hpp"
+#include "chapters/01_encoder_decoder/memory_estimate.hpp"
 #include "chapters/01_encoder_decoder/run_summary.hpp"
 #include "common/autodiff/ops.hpp"
 #include "common/data/tokenize.hpp"
@@ -60,6 +61,7 @@ int run(int argc, char** argv) {
 
     // ---- 2. The model: embedding + GRU encoder (1.1)-(1.6); decoder fed [embedding; c] (1.7).
     Rng rng(settings.run.seed);
+    require_gru_training_memory(settings, task);   // refused here, with the estimate, rather than a bad_alloc later
     ContextSeq2Seq<float> model(model_sizes(settings, task), rng);
     std::cout << "\n2. Encoder-decoder with a " << settings.hidden << "-unit context vector: "
               << model.parameter_count() << " parameters\n";

@@ -3,6 +3,7 @@
 // two by source length, and draw where it looked.
 #include "chapters/01_encoder_decoder/app.hpp"
 #include "chapters/01_encoder_decoder/figures.hpp"
+#include "chapters/01_encoder_decoder/memory_estimate.hpp"
 #include "chapters/02_bahdanau_attention/alignment.hpp"
 #include "chapters/02_bahdanau_attention/bahdanau.hpp"
 #include "chapters/02_bahdanau_attention/budget.hpp"
@@ -71,6 +72,7 @@ int run(int argc, char** argv) {
     // ---- 2. The attention model: keys W_k h_j once (2.1); at each step score (2.2), mask and
     //         normalise (2.3), average (2.4), and feed [embedding; c_t] to the GRU (2.5)-(2.7).
     Rng rng(settings.run.seed);
+    ch01::require_gru_training_memory(settings, task);   // refused here, with the estimate, rather than a bad_alloc later
     BahdanauSeq2Seq<float> model(ch01::model_sizes(settings, task), rng);
     std::cout << "\n2. Encoder-decoder with additive attention: " << model.parameter_count() << " parameters\n";
     ch01::TrainLog log;

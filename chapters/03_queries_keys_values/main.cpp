@@ -18,6 +18,7 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 #include <unistd.h>
 
 using namespace attn;
@@ -68,6 +69,8 @@ int run(int argc, char** argv) {
     const RunSettings& run = settings.seq.run;
     if (!cli.given("trials")) settings.trials = run.quick ? 300 : 2000;
     const std::filesystem::path out = run.out;
+    const std::optional<ch01::Task> task =   // part 4's, loaded first: what cannot work is refused before any work
+        settings.no_translation ? std::nullopt : std::optional<ch01::Task>(load_translation_task(settings.seq));
     Summary summary(chapter_dir, run);
     const Stopwatch clock;
     // Parts 1-3 have ranges unless their own settings changed; part 4 unless the translation's did.
@@ -146,7 +149,7 @@ int run(int argc, char** argv) {
                                             ::isatty(STDOUT_FILENO) == 1, 80);
 
     // ---- 4. The layer at work in a decoder, against chapter 02's (translation.hpp).    (3.11)
-    if (!settings.no_translation) run_translation(settings.seq, settings.score, summary, out);
+    if (task) run_translation(settings.seq, *task, settings.score, summary, out);
     const std::filesystem::path written = summary.finish(out, clock.seconds());
     std::cout << "  wrote " << written.string() << "\n";
     return 0;

@@ -2,6 +2,7 @@
 #include "chapters/03_queries_keys_values/translation.hpp"
 
 #include "chapters/01_encoder_decoder/figures.hpp"
+#include "chapters/01_encoder_decoder/memory_estimate.hpp"
 #include "chapters/01_encoder_decoder/run_summary.hpp"
 #include "chapters/02_bahdanau_attention/alignment.hpp"
 #include "chapters/03_queries_keys_values/comparison.hpp"
@@ -42,11 +43,16 @@ void print_comparison(const ch01::Evaluation& additive, const ch01::Evaluation& 
 
 }  // namespace
 
-void run_translation(const ch01::AppSettings& settings, const std::string& score, Summary& summary,
+ch01::Task load_translation_task(const ch01::AppSettings& settings) {
+    ch01::Task task = ch01::load_task(settings.task, settings.data, settings.run.seed, settings.run.quick, settings.swap,
+                                      settings.level == "char" ? data::TokenLevel::character : data::TokenLevel::word);
+    ch01::require_gru_training_memory(settings, task);   // refused here, with the estimate, rather than a bad_alloc later
+    return task;
+}
+
+void run_translation(const ch01::AppSettings& settings, const ch01::Task& task, const std::string& score, Summary& summary,
                      const std::filesystem::path& out) {
     const RunSettings& run = settings.run;
-    const ch01::Task task = ch01::load_task(settings.task, settings.data, run.seed, run.quick, settings.swap,
-                                            settings.level == "char" ? data::TokenLevel::character : data::TokenLevel::word);
     std::cout << "\n4. " << task.corpus.description << "\n";
     // Chapter 02's saved run, read now: a broken summary.json stops us before training.
     const std::optional<AdditiveScores> saved02 =

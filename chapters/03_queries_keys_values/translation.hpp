@@ -10,7 +10,11 @@
 
 namespace attn::ch03 {
 
-void run_translation(const ch01::AppSettings& settings, const std::string& score, Summary& summary,
+// The task of part 4, loaded before part 1 so that a corpus or settings that cannot work (a
+// bad --data file, a model that cannot fit in memory) are refused before any work.
+ch01::Task load_translation_task(const ch01::AppSettings& settings);
+
+void run_translation(const ch01::AppSettings& settings, const ch01::Task& task, const std::string& score, Summary& summary,
                      const std::filesystem::path& out);
 
 }  // namespace attn::ch03

@@ -81,6 +81,7 @@ int run(int argc, char** argv) {
                                             settings.level == "char" ? data::TokenLevel::character : data::TokenLevel::word);
     Rng rng(settings.run.seed);
     const TranslationSizes sizes = translation_sizes(settings, flags, task);
+    require_transformer_training_memory(sizes, static_cast<std::size_t>(settings.batch), task);   // before a bad_alloc
     TransformerSeq2Seq<float> model(sizes, rng);
     if (!settings.load.empty()) ch01::load_model(model, task, settings, settings.load);
     const EarlierRuns earlier = find_earlier_runs(settings, task);   // part 10's, read now: a broken one stops us here

@@ -1,6 +1,10 @@
 #include "chapters/07_transformer/transformer_flags.hpp"
 
+#include "chapters/01_encoder_decoder/memory_estimate.hpp"
 #include "chapters/07_transformer/recipes.hpp"
+#include "common/memory.hpp"
+
+#include <algorithm>
 
 namespace attn::ch07 {
 
@@ -49,6 +53,31 @@ TranslationSizes translation_sizes(const ch01::AppSettings& settings, const Tran
     sizes.transformer.norm = flags.norm == "pre" ? NormPlacement::pre : NormPlacement::post;
     sizes.embedding_init = flags.embedding_init == "standard" ? EmbeddingInit::standard : EmbeddingInit::scaled;
     return sizes;
+}
+
+std::uint64_t transformer_training_bytes(const TranslationSizes& sizes, std::size_t batch, const ch01::Task& task) {
+    const TransformerSizes& t = sizes.transformer;
+    const std::uint64_t d = t.d_model, ff = t.feed_forward, h = t.heads;
+    const std::uint64_t encoder_layer = 4 * d * d + 2 * d * ff + ff + 9 * d;   // attention, feed-forward, two norms
+    const std::uint64_t decoder_layer = 8 * d * d + 2 * d * ff + ff + 15 * d;  // two attentions, feed-forward, three norms
+    const std::uint64_t parameters = d * (sizes.source_vocab + sizes.target_vocab) + t.encoder_layers * encoder_layer +
+                                     t.decoder_layers * decoder_layer + (d + 1) * sizes.target_vocab;
+    const auto [source_len, target_len] = ch01::longest_training_pair(task);
+    const std::uint64_t n = std::max(source_len, target_len);
+    const std::uint64_t per_token = 12 * d + 3 * ff + 4 * h * n;
+    const std::uint64_t tape = std::uint64_t{batch} * (t.encoder_layers * source_len + t.decoder_layers * target_len) * per_token *
+                               sizeof(float);
+    return ch01::program_bytes + ch01::parameter_bytes(parameters) + tape +
+           ch01::output_score_bytes(batch, target_len, sizes.target_vocab);
+}
+
+void require_transformer_training_memory(const TranslationSizes& sizes, std::size_t batch, const ch01::Task& task) {
+    const TransformerSizes& t = sizes.transformer;
+    require_memory(transformer_training_bytes(sizes, batch, task),
+                   "a Transformer with d_model " + std::to_string(t.d_model) + ", " + std::to_string(t.heads) + " heads, feed-forward " +
+                       std::to_string(t.feed_forward) + " and " + std::to_string(t.encoder_layers) + " + " +
+                       std::to_string(t.decoder_layers) + " layers at batch " + std::to_string(batch),
+                   "lower --embedding, --feed-forward, --layers or --batch");
 }
 
 }  // namespace attn::ch07

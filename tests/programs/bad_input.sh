@@ -160,5 +160,13 @@ refused "ch07 --lr-end with a warm-up" "--lr-end shapes the cosine schedule, whi
 works "ch07 --lr-end with --warmup 0 (flags accepted)" ch07 --quick --lr-end 0.1 --warmup 0 --ranges
 refused "ch07 --embedding 0" "--embedding must be between 1 and 2048" ch07 --quick --embedding 0
 
+# ---- Settings that cannot fit in memory are refused, with the estimate, before any work.
+refused "ch07 at 2048 wide, 12 layers, batch 8192" "needs about" \
+    ch07 --quick --out o_mem --embedding 2048 --heads 64 --feed-forward 8192 --layers 12 --batch 8192
+refused "ch03 at batch 8192, hidden 2048" "training with --batch 8192, --hidden 2048" ch03 --quick --out o_mem --batch 8192 --hidden 2048
+truncate -s 200G ../huge.tsv   # sparse: takes no room (and lies outside the folder compared)
+refused "a 200 GB corpus" "--data ../huge.tsv (200.0 GiB) needs about" ch01 --quick --data ../huge.tsv
+rm -f ../huge.tsv
+
 echo "bad_input: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
