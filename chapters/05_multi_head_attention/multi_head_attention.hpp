@@ -7,7 +7,7 @@ namespace attn::ch05 {
 // With W_q, W_k, W_v the three (d, d) blocks of in_proj_weight, b_q, b_k, b_v of in_proj_bias,
 // d_h = d / heads, and head h taking features [h d_h, (h + 1) d_h) (split_heads, (5.1)):
 //   Q_h = (query W_q^T + b_q)_h,  K_h = (key W_k^T + b_k)_h,  V_h = (value W_v^T + b_v)_h   (5.3)
-//   head_h, A_h = attention(Q_h, K_h, V_h, blocked), scaled by sqrt(d_h)   (chapter 03's (3.5)-(3.7))
+//   head_h, A_h = attention(Q_h, K_h, V_h, blocked), scores scaled by 1/sqrt(d_h)   (chapter 03's (3.5)-(3.7))
 //   output = concat(head_0, ..., head_{heads-1}) W_o^T + b_o     (merge_heads, (5.2))   (5.4)
 //   averaged weights = (1 / heads) sum_h A_h                                             (5.5)
 // query (batch, n_q, d), key (batch, n_k, d), value (batch, n_k, d); key_padding (batch, n_k)
