@@ -60,6 +60,14 @@ expect "code that ends the program before the tests run is not a pass" 1 \
     '^\[fail\] 00\.1' 'ended before its tests had run' 'exit\(\)' '!\[pass\] 00\.1' \
     -- ./course check 00
 
+with_body 'throw std::runtime_error(std::string(300, (char)120) + " the end of a long message");'
+expect "a long failure message is shown whole, wrapped, not cut" 1 \
+    '^\[fail\] 00\.1' 'the end of a long message' \
+    -- env COLUMNS=100 ./course check 00
+expect "--verbose shows everything the checks printed, the runner's report included" 1 \
+    '^\[fail\] 00\.1' '^\[done\] [0-9]+ test cases run' '!\.\.\.$' \
+    -- ./course check 00 --verbose
+
 with_body 'for (volatile int i = 0;; i = i + 1) {}'
 expect "an endless loop is stopped and reported as a time-out" 1 \
     '^\[fail\] 00\.1' 'did not finish within 5 s' '!status 124' \
@@ -181,9 +189,11 @@ fi
 cp solutions/01_encoder_decoder/*.cpp exercises/01_encoder_decoder/
 expect "check says when --mine still needs earlier exercises" 0 'Every exercise of chapter 01 passes' 'do not pass yet.*00\.[123]' \
     '!Now: \./course run 01 --mine' -- ./course check 01
-touch -d '+1 minute' exercises/01_encoder_decoder/gru_cell.cpp   # saved after its last check
-expect "progress marks a file saved after its last check" 0 '^  01\.1 +gru_cell +pass \(edited\)' \
-    '^  01\.2 +encode +pass +[a-z]' 'changed after its last check' -- ./course progress
+sleep 1
+git checkout -q -- exercises/01_encoder_decoder/gru_cell.cpp   # the stub again, saved after its last check
+expect "progress checks again an exercise saved after its last check" 0 '^  01\.1 +gru_cell +todo' \
+    '^  01\.2 +encode +pass +[a-z]' '^Checked again, their files having changed since their last check: 01\.1\.' \
+    '!\(edited\)' -- ./course progress
 git checkout -q -- exercises/01_encoder_decoder
 
 # a learner who moved the solutions away (not to be tempted) or lost the exercise lists

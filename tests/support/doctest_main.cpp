@@ -9,6 +9,7 @@
 
 #include "tests/support/report_limits.hpp"
 
+#include <cstdlib>
 #include <iostream>
 #include <sstream>
 #include <string>
@@ -19,6 +20,15 @@ namespace {
 constexpr int properties_with_details = 2;   // more details than that is a wall nobody reads
 using support::max_detail_lines;
 using support::max_line_width;
+
+// `./course check N --verbose`: every line of every failing check.
+bool verbose() {
+    static const bool on = [] {
+        const char* value = std::getenv("COURSE_CHECK_VERBOSE");
+        return value != nullptr && std::string(value) == "1";
+    }();
+    return on;
+}
 
 // What COURSE_TODO's exception says: the exercise is a stub, not a wrong answer.
 const std::string not_implemented_marker = "not implemented yet:";
@@ -110,7 +120,7 @@ struct CourseReporter : public doctest::IReporter {
         std::istringstream lines(what);
         for (std::string line; std::getline(lines, line);) {
             if (line.empty()) continue;
-            if (p.details.size() == max_detail_lines) {
+            if (p.details.size() == max_detail_lines && !verbose()) {
                 p.details.push_back("...");
                 break;
             }
