@@ -260,9 +260,9 @@ int run(int argc, char** argv) {
     const std::vector<TokenBatch> test = make_test_sets(task, 50, 1, longest_test, test_rng);
     const std::vector<TrainedTagger> trained = compare_positions(run, task, test);
     const double chance = 1.0 / static_cast<double>(task.letters);
-    std::printf("   (chance: %.3f per token, a letter of the sequence picked at random; without positions a model can\n"
+    std::printf("   (chance: %.3f per token, one of the %zu letters picked at random; without positions a model can\n"
                 "   still do better on short sequences, where few letters are candidates)\n",
-                chance);
+                chance, task.letters);
     show_extrapolation(task, trained, chance, summary, out);
     // "1-30", "31-40", "30-39": the training lengths, the longer test lengths, the unseen positions.
     const std::string seen_lengths = std::to_string(task.shortest) + "-" + std::to_string(task.longest);
