@@ -33,7 +33,7 @@ function drawSummary() {
     const row = el("tr", {"data-key": key, class: m.in_range === false ? "out" : ""});
     row.appendChild(el("th", {scope: "row", title: key}, data.labels[key] || key));
     row.appendChild(el("td", {class: "value"}, shown(m.value)));
-    row.appendChild(el("td", {}, m.expected_min === null ? "no range for these settings"
+    row.appendChild(el("td", {class: m.expected_min === null ? "" : "range"}, m.expected_min === null ? "no range for these settings"
                                                          : shown(m.expected_min) + " to " + shown(m.expected_max)));
     row.appendChild(el("td", {class: "mark"}, m.in_range === null ? "" : m.in_range ? "ok" : "OUT"));
     if (reference) row.appendChild(el("td", {class: "value"}, reference[key] ? shown(reference[key].value) : "—"));
@@ -210,6 +210,10 @@ function selfTest() {
   document.querySelectorAll("#metrics tr[data-key]").forEach((row) => {
     const m = data.summary.metrics[row.dataset.key];
     if (row.querySelector(".value").textContent !== shown(m.value)) problems.push("summary: " + row.dataset.key + " shows a different value");
+    // A number never wraps ("2.776e-" over "17"): its cell is one line however narrow the page.
+    row.querySelectorAll(".value, .range").forEach((cell) => {
+      if (getComputedStyle(cell).whiteSpace !== "nowrap") problems.push("summary: " + row.dataset.key + "'s numbers may wrap");
+    });
   });
   if (window.reportErrors.length) problems.push("script errors: " + window.reportErrors.join("; "));
   const verdict = el("pre", {id: "selftest-verdict"},
