@@ -21,6 +21,17 @@ function(course_use_toolkit target)
   target_precompile_headers(${target} REUSE_FROM attn_common)
 endfunction()
 
+# The same for test code: the tests' own precompiled header (doctest and the checks), and -O1
+# in optimised builds. Test code only calls the toolkit and the chapters, which keep -O2; at
+# -O1 the test files compile a third faster (xtensor's templates make them heavy), and every
+# value they compute is the same, as no -O level reorders floating-point arithmetic here.
+function(course_use_test_toolkit target)
+  target_link_libraries(${target} PRIVATE xt_deps doctest::doctest)
+  target_compile_options(${target} PRIVATE ${COURSE_TEST_OPTIMIZATION})
+  target_precompile_headers(${target} REUSE_FROM course_test_support)
+endfunction()
+set(COURSE_TEST_OPTIMIZATION $<$<CONFIG:Release>:-O1>)
+
 # Reads chapters/NN_topic/exercises.tsv: sets <prefix>_IDS, <prefix>_FUNCTIONS and
 # <prefix>_FILES (lists in file order) in the caller's scope; fails loudly on a bad line.
 function(course_read_exercises manifest prefix)
@@ -157,16 +168,15 @@ function(add_course_tests)
   set(test_objects "")
   foreach(fn IN LISTS functions)
     add_library(testobj_${id}_${fn} OBJECT ${CMAKE_CURRENT_SOURCE_DIR}/test_${fn}.cpp)
-    course_use_toolkit(testobj_${id}_${fn})
-    target_link_libraries(testobj_${id}_${fn} PRIVATE doctest::doctest)
+    course_use_test_toolkit(testobj_${id}_${fn})
     list(APPEND test_objects $<TARGET_OBJECTS:testobj_${id}_${fn}>)
   endforeach()
 
   # The reference test binary: every test of the chapter, solutions everywhere.
   course_objects(ref_objects ${id} sol "" "")
   add_executable(ch${id}_tests ${test_objects} ${ARG_EXTRA} ${ref_objects})
-  course_use_toolkit(ch${id}_tests)
-  target_link_libraries(ch${id}_tests PRIVATE course_test_support attn_common doctest::doctest)
+  course_use_test_toolkit(ch${id}_tests)
+  target_link_libraries(ch${id}_tests PRIVATE course_test_support attn_common)
   doctest_discover_tests(ch${id}_tests TEST_PREFIX "ch${id}: "
     PROPERTIES LABELS "ch${id}" ENVIRONMENT "OPENBLAS_NUM_THREADS=1")
 

@@ -29,6 +29,8 @@ remove_debian_chroots() {
     done
 }
 trap remove_debian_chroots EXIT
+# Stopped (CI stops a fresh system when another stage fails): exit, so that the EXIT trap runs.
+trap 'exit 143' TERM INT
 
 make_debian_chroot() {
     local release=$1 dir=$2 mirror mount
