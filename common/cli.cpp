@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <new>
 #include <regex>
 #include <sstream>
 
@@ -233,6 +234,12 @@ int run_program(const std::string& program, const std::function<int()>& body) {
         std::cerr << program << ": " << message;
         if (std::regex_search(message, match, chapter_of)) std::cerr << " (check it with ./course check " << match[1] << ")";
         std::cerr << "\n";
+        return 1;
+    } catch (const std::bad_alloc&) {
+        // The estimates (common/memory.hpp) refuse what cannot fit before the work starts; this
+        // is what they missed, such as a limit set with `ulimit -v`.
+        std::cerr << program << ": out of memory: the run needed more than this system lets it have (a limit set with "
+                  << "`ulimit -v`, or other programs); run with smaller settings, or free memory\n";
         return 1;
     } catch (const std::exception& error) {
         std::cerr << program << ": error: " << error.what() << "\n";

@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <fstream>
 #include <sstream>
+#include <sys/resource.h>
+#include <unistd.h>
 
 namespace attn {
 
@@ -30,6 +32,14 @@ std::optional<std::uint64_t> meminfo_available() {
     return std::nullopt;
 }
 
+// The process's address space in bytes (/proc/self/statm's first number, in pages).
+std::optional<std::uint64_t> mapped_bytes() {
+    const std::optional<std::uint64_t> pages = number_in("/proc/self/statm");
+    const long page_size = ::sysconf(_SC_PAGESIZE);
+    if (!pages || page_size <= 0) return std::nullopt;
+    return *pages * static_cast<std::uint64_t>(page_size);
+}
+
 }  // namespace
 
 std::optional<std::uint64_t> available_memory() {
@@ -38,6 +48,14 @@ std::optional<std::uint64_t> available_memory() {
     const std::optional<std::uint64_t> used = number_in("/sys/fs/cgroup/memory.current");
     if (limit && used) {
         const std::uint64_t room = *limit > *used ? *limit - *used : 0;
+        available = available ? std::min(*available, room) : room;
+    }
+    // A limit on the address space (`ulimit -v`) counts what the process has mapped already.
+    rlimit address_space{};
+    const std::optional<std::uint64_t> mapped = mapped_bytes();
+    if (::getrlimit(RLIMIT_AS, &address_space) == 0 && address_space.rlim_cur != RLIM_INFINITY && mapped) {
+        const std::uint64_t limit = address_space.rlim_cur;
+        const std::uint64_t room = limit > *mapped ? limit - *mapped : 0;
         available = available ? std::min(*available, room) : room;
     }
     return available;

@@ -10,7 +10,8 @@
 namespace attn {
 
 // The memory this process may still take: /proc/meminfo's MemAvailable, or less when a
-// control group (a container) limits it; nullopt where neither can be read.
+// control group (a container) or a limit on the address space (`ulimit -v`) allows less;
+// nullopt where none of them can be read.
 std::optional<std::uint64_t> available_memory();
 
 // "1.5 GiB", "310 MiB".

@@ -125,7 +125,9 @@ std::pair<bool, std::string> run_gnuplot(const fs::path& where, const std::strin
     const int fd = ::mkstemp(log.data());
     if (fd < 0) log = "/dev/null";
     else ::close(fd);
-    const std::string command = "cd " + shell_quote(where.string()) + " && gnuplot " +
+    // "./" before a relative folder: one named like "-w" is not an option of cd.
+    const std::string folder = where.is_relative() ? "./" + where.string() : where.string();
+    const std::string command = "cd " + shell_quote(folder) + " && gnuplot " +
                                 shell_quote(script) + " </dev/null >/dev/null 2>" + shell_quote(log);
     const int status = std::system(command.c_str());
     std::string errors;

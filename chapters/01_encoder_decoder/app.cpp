@@ -125,6 +125,11 @@ void check_before_training(const CommandLine& cli, const AppSettings& settings) 
     }
     if (settings.level != "word" && settings.level != "char")
         throw refuse("--level must be word or char, got '" + settings.level + "'");
+    if (!settings.load.empty())   // a loaded model is not trained: training's flags would be ignored
+        for (const char* flag : {"steps", "lr", "lr-end", "batch", "warmup", "label-smoothing"})
+            if (cli.given(flag))
+                throw refuse(std::string("--load uses the saved model as it is, without training, so --") + flag +
+                             " would be ignored: drop one of the two");
     if (!settings.translate.empty()) {
         if (const std::optional<std::string> problem = data::utf8_problem(settings.translate))
             throw refuse("--translate: " + *problem);
@@ -145,6 +150,7 @@ void check_before_training(const CommandLine& cli, const AppSettings& settings) 
                 throw std::runtime_error("--save " + settings.save + ": --out " + settings.run.out +
                                          " is that folder or inside it; give the checkpoint a folder of its own");
         }
+        if (!settings.load.empty()) check_checkpoint_source(settings.load, "--load");
         if (!settings.data.empty()) require_regular_file(settings.data, "the corpus");
         if (!settings.data.empty()) require_corpus_memory(settings.data);
     } catch (const UsageError&) {

@@ -10,6 +10,10 @@
 
 namespace attn::ch04 {
 
+std::uint64_t run_memory_bytes(std::size_t conv_channels) {
+    return 80'000'000 + 2'350'000 * static_cast<std::uint64_t>(conv_channels);
+}
+
 std::vector<std::unique_ptr<Tagger>> make_taggers(const CountingTask& task, const TaggerSizes& sizes, Rng& rng) {
     std::vector<std::unique_ptr<Tagger>> taggers;
     taggers.push_back(std::make_unique<AttentionTagger>(task.vocab, sizes.d_model, sizes.hidden, task.classes, rng));

@@ -19,6 +19,7 @@
 #include "chapters/04_self_attention/worked_example.hpp"
 #include "common/autodiff/ops.hpp"
 #include "common/cli.hpp"
+#include "common/memory.hpp"
 #include "common/nn/layers.hpp"
 #include "common/progress.hpp"
 #include "common/random.hpp"
@@ -404,6 +405,8 @@ int run(int argc, char** argv) {
     cli.option("conv-channels", &conv_channels,
                "channels of each convolution in part 4 (more than the matched budget; printed without ranges)", 1, 1024);
     if (!parse_chapter_flags(cli, run, argc, argv, chapter_dir, expected_ranges(), counting_steps(false), counting_steps(true))) return 0;
+    require_memory(run_memory_bytes(static_cast<std::size_t>(conv_channels)),
+                   "the run with --conv-channels " + std::to_string(conv_channels), "lower --conv-channels");
     const std::filesystem::path out = run.out;
     Summary summary(chapter_dir, run);
     const Stopwatch clock;

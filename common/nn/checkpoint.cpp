@@ -41,8 +41,13 @@ constexpr double largest_plausible_weight = 1e6;
 // The first file a save writes into its folder, and which stays in the checkpoint. A folder named
 // like a save's temporary (DIR.writing<pid>, DIR.old<pid>) is cleaned up only when it holds this
 // file, or nothing at all: anything else with such a name is the user's, and stays untouched.
+// Its second line names the extra files the save wrote, so that a later save can tell them from
+// files a user put into the folder (which it will not delete).
 const std::string save_marker = ".written-by-save-checkpoint";
 const std::string save_marker_text = "This folder was written by the course's save_checkpoint (common/nn/checkpoint.cpp).\n";
+const std::string extra_files_label = "extra files:";
+// The extra files chapter 01's saves wrote before the marker existed.
+const std::set<std::string> extra_files_before_the_marker = {"settings.txt", "source_vocab.txt", "target_vocab.txt"};
 
 template <class T> const char* dtype_name();
 template <> const char* dtype_name<float>() { return "float32"; }
@@ -158,6 +163,37 @@ bool written_by_a_save(const fs::path& folder) {
     return fs::is_regular_file(fs::symlink_status(folder / save_marker, error)) || fs::is_empty(folder, error);
 }
 
+std::string marker_text(const std::map<std::string, std::string>& extra_files) {
+    std::string text = save_marker_text + extra_files_label;
+    for (const auto& entry : extra_files) text += "\t" + entry.first;
+    return text + "\n";
+}
+
+// The names of what checkpoint folder `dir` holds that no save wrote: anything but the marker,
+// manifest.tsv, the files the manifest lists and the extra files the marker names.
+std::vector<std::string> foreign_entries(const fs::path& dir) {
+    std::set<std::string> ours = {save_marker, "manifest.tsv"};
+    for (const ManifestEntry& entry : read_manifest(dir)) ours.insert(entry.file);
+    if (fs::exists(fs::symlink_status(dir / save_marker))) {
+        std::istringstream lines(read_text(dir / save_marker));
+        for (std::string line; std::getline(lines, line);) {
+            if (!starts_with(line, extra_files_label)) continue;
+            std::istringstream names(line.substr(extra_files_label.size()));
+            for (std::string name; std::getline(names, name, '\t');)
+                if (!name.empty()) ours.insert(name);
+        }
+    } else {
+        ours.insert(extra_files_before_the_marker.begin(), extra_files_before_the_marker.end());
+    }
+    std::vector<std::string> foreign;
+    for (const fs::directory_entry& entry : fs::directory_iterator(dir)) {
+        const std::string name = entry.path().filename().string();
+        if (!ours.count(name) || !fs::is_regular_file(entry.symlink_status())) foreign.push_back(name);
+    }
+    std::sort(foreign.begin(), foreign.end());
+    return foreign;
+}
+
 // Marks a checkpoint folder saved before folders carried the marker, so that it can be told
 // apart from the user's folders while a save moves it aside.
 void mark_as_saved(const fs::path& dir) {
@@ -227,8 +263,36 @@ void check_checkpoint_target(const fs::path& given, const std::string& flag) {
         if (!empty_folder && !is_checkpoint_folder(dir))
             throw std::runtime_error(name + ": the folder exists and is not a checkpoint (it has no manifest.tsv), so it "
                                             "will not be replaced; choose a new folder name");
+        if (!empty_folder) {
+            std::vector<std::string> foreign;
+            try {
+                foreign = foreign_entries(dir);
+            } catch (const std::runtime_error& problem) {
+                throw std::runtime_error(name + ": the folder is not a readable checkpoint (" + problem.what() +
+                                         "), so it will not be replaced; choose a new folder name");
+            }
+            if (!foreign.empty()) {
+                std::string list;
+                for (std::size_t i = 0; i < foreign.size() && i < 3; ++i) list += (i ? ", " : "") + foreign[i];
+                if (foreign.size() > 3) list += " and " + std::to_string(foreign.size() - 3) + " more";
+                throw std::runtime_error(name + ": the checkpoint folder also holds what no save wrote (" + list +
+                                         "), and a save replaces the whole folder; move those out, or choose a new folder name");
+            }
+        }
     }
     check_writable_folder(dir.parent_path(), flag);
+}
+
+void check_checkpoint_source(const fs::path& given, const std::string& flag) {
+    const fs::path dir = folder_path(given);
+    std::error_code error;
+    if (!fs::exists(fs::symlink_status(dir, error))) clean_stale_temporaries(dir);   // a save killed mid-swap
+    const std::string name = flag + " " + given.string();
+    if (!fs::exists(dir, error))
+        throw std::runtime_error(name + ": no such folder; name a folder written by --save");
+    if (!fs::is_directory(dir, error)) throw std::runtime_error(name + ": it is a file, not a checkpoint folder");
+    if (!is_checkpoint_folder(dir))
+        throw std::runtime_error(name + ": not a checkpoint (it has no manifest.tsv of a save); name a folder written by --save");
 }
 
 template <class T>
@@ -241,7 +305,7 @@ void save_checkpoint(const Module<T>& model, const fs::path& given, const std::m
     fs::remove_all(fresh);
     try {
         ensure_directory(fresh);
-        write_text_atomically(fresh / save_marker, save_marker_text);   // first: the folder is ours
+        write_text_atomically(fresh / save_marker, marker_text(extra_files));   // first: the folder is ours
         reached(1);
         std::string manifest = manifest_header;
         for (const auto& [name, var] : model.named_parameters()) {

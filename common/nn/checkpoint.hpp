@@ -38,6 +38,12 @@ bool is_checkpoint_folder(const std::filesystem::path& dir);
 // training, so a bad --save costs nothing.
 void check_checkpoint_target(const std::filesystem::path& dir, const std::string& flag = "--save");
 
+// Throws std::runtime_error "FLAG DIR: what is wrong" unless `dir` holds a checkpoint (a folder
+// with a manifest.tsv of save_checkpoint's), after putting back one that a killed save left
+// aside. Programs call it before training, so a --load that cannot work costs nothing; the
+// load itself checks every file.
+void check_checkpoint_source(const std::filesystem::path& dir, const std::string& flag = "--load");
+
 namespace testing {
 // Called by save_checkpoint after each of its steps (1: temp folder made, 2: parameters
 // written, 3: extra files written, 4: manifest written, 5: flushed to disk, 6: old and new

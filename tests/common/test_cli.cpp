@@ -1,11 +1,18 @@
 // Flag parsing: values land in their variables, and every mistake is a UsageError.
 #include "common/cli.hpp"
+#include "common/memory.hpp"
 #include "common/summary.hpp"
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
+#include <new>
+#include <sstream>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
 
@@ -103,4 +110,43 @@ TEST_CASE("cli: an output folder that cannot be written is refused before any wo
 
 TEST_CASE("cli: --help stops before running" * doctest::test_suite("common")) {
     CHECK_FALSE(parse({"--help"}).ok);
+}
+
+TEST_CASE("cli: running out of memory ends the program with one line that says so" * doctest::test_suite("common")) {
+    std::ostringstream captured;
+    std::streambuf* const saved = std::cerr.rdbuf(captured.rdbuf());
+    const int status = attn::run_program("ch99", []() -> int { throw std::bad_alloc(); });
+    std::cerr.rdbuf(saved);
+    const std::string message = captured.str();
+    CHECK(status == 1);
+    CHECK(message.rfind("ch99: out of memory: ", 0) == 0);
+    CHECK(message.find("ulimit -v") != std::string::npos);
+    CHECK(std::count(message.begin(), message.end(), '\n') == 1);
+}
+
+TEST_CASE("memory: a limit on the address space (ulimit -v) lowers what is available" * doctest::test_suite("common")) {
+#ifdef __SANITIZE_ADDRESS__
+    return;   // AddressSanitizer maps terabytes of shadow memory up front: it does not run under ulimit -v
+#endif
+    // In a child process, so that the limit does not bind the other tests.
+    const pid_t child = ::fork();
+    REQUIRE(child >= 0);
+    if (child == 0) {
+        const std::uint64_t before = attn::available_memory().value_or(0);
+        std::ifstream statm("/proc/self/statm");
+        std::uint64_t pages = 0;
+        statm >> pages;
+        const std::uint64_t mapped = pages * static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+        const std::uint64_t room = std::uint64_t{64} << 20;
+        const rlimit limit{mapped + room, mapped + room};
+        if (::setrlimit(RLIMIT_AS, &limit) != 0) ::_exit(3);
+        const std::optional<std::uint64_t> after = attn::available_memory();
+        // The room, less what the process mapped between the two readings; more than the
+        // limit allows would be wrong, and so would be what was available before.
+        ::_exit(after && *after <= room && *after > room / 2 && *after < before ? 0 : 1);
+    }
+    int status = 0;
+    ::waitpid(child, &status, 0);
+    CHECK(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 0);
 }

@@ -268,6 +268,38 @@ TEST_CASE("nn: a save never replaces what is not a checkpoint" * doctest::test_s
     std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("nn: a save replaces a checkpoint only when it holds nothing but what saves wrote" * doctest::test_suite("common")) {
+    const std::filesystem::path dir = fresh_dir("users_files") / "model";
+    attn::Rng rng(3);
+    const Model model(rng);
+    const std::map<std::string, std::string> extras = {{"settings.txt", "hidden 8\n"}, {"vocab.txt", "a\nb\n"}};
+    attn::save_checkpoint(model, dir, extras);
+    attn::save_checkpoint(model, dir, extras);   // its own extra files are the save's: replaced
+    // Something the user put into the checkpoint folder: the save refuses, naming it, and
+    // leaves the folder as it was.
+    attn::write_text_atomically(dir / "notes.txt", "my notes\n");
+    std::filesystem::create_directories(dir / "plots");
+    CHECK_THROWS_WITH_AS(attn::save_checkpoint(model, dir, extras), doctest::Contains("(notes.txt, plots)"), std::runtime_error);
+    CHECK_THROWS_WITH_AS(attn::check_checkpoint_target(dir), doctest::Contains("move those out"), std::runtime_error);
+    CHECK(attn::read_text(dir / "notes.txt") == "my notes\n");
+    CHECK(attn::read_text(dir / "settings.txt") == "hidden 8\n");
+    std::filesystem::remove(dir / "notes.txt");
+    std::filesystem::remove(dir / "plots");
+    // An extra file this save does not write, but an earlier save did, is still the save's.
+    attn::save_checkpoint(model, dir);
+    CHECK_FALSE(std::filesystem::exists(dir / "vocab.txt"));
+    // A folder with a manifest of ours but no marker (a checkpoint of an older course, or a
+    // copy the user made): the files it lists and chapter 01's extra files are the save's,
+    // anything else is not.
+    std::filesystem::remove(dir / ".written-by-save-checkpoint");
+    attn::write_text_atomically(dir / "settings.txt", "hidden 8\n");
+    attn::check_checkpoint_target(dir);
+    attn::write_text_atomically(dir / "thesis.txt", "chapter one\n");
+    CHECK_THROWS_WITH_AS(attn::save_checkpoint(model, dir), doctest::Contains("(thesis.txt)"), std::runtime_error);
+    CHECK(attn::read_text(dir / "thesis.txt") == "chapter one\n");
+    std::filesystem::remove_all(dir.parent_path());
+}
+
 TEST_CASE("nn: a save cleans up only its own temporaries, never the user's folders of the same names" *
           doctest::test_suite("common")) {
     // Process ids far above any pid_max: dead. A killed save's folder holds the marker or

@@ -113,7 +113,13 @@ refused "manifest naming ../" "is not a plain file name inside the checkpoint fo
 cp -r ck ck_huge
 sed -i 's|^\(decoder.output.bias\t\)[0-9]*|\1100000000000000000000000|' ck_huge/manifest.tsv
 refused "dimension of 10^23" "bad or too large shape" ch01 --quick --out o --load ck_huge --seed 7
-refused "missing checkpoint" "no_such_ck: no such checkpoint folder" ch01 --quick --out o --load no_such_ck
+refused "missing checkpoint" "--load no_such_ck: no such folder" ch01 --quick --out o --load no_such_ck
+refused "--load with --steps" "--load uses the saved model as it is, without training, so --steps would be ignored" \
+    ch01 --quick --out o --load ck --steps 10
+refused "ch07 --load with --lr" "so --lr would be ignored" ch07 --quick --out o --load ck --lr 0.1
+refused "a folder that is no checkpoint" "--load exercises: not a checkpoint" ch01 --quick --out o --load exercises
+# Chapter 03 runs parts 1-3 before it loads part 4's model: a --load that cannot work is refused first.
+refused "ch03 missing checkpoint" "--load no_such_ck: no such folder" ch03 --quick --out o3 --load no_such_ck
 
 ln -s exercises ck_link
 refused "--save onto a symbolic link" "--save ck_link: it is a symbolic link" ch01 --quick --steps 2 --out o --save ck_link
@@ -139,6 +145,8 @@ if [ ! -e o_fig/.render2147483646_0 ] && [ -e o_fig/.render2147483645_1/mine.txt
 else fail "render folders: the killed render's should go, the unmarked one stay: $(ls -a o_fig | grep render | tr '\n' ' ')"; fi
 
 # ---- Seeds are recorded digit for digit, up to the largest a JSON reader keeps exactly.
+works "an --out named like an option" ch01 --quick --steps 2 --out -o_dash
+if [ -s -o_dash/encoder_states.png ]; then pass; else fail "--out -o_dash: no figure was drawn there"; fi
 works "seed 12345678901" ch01 --quick --steps 2 --out o_seed --seed 12345678901
 if grep -q '"seed": 12345678901,' o_seed/summary.json; then pass; else fail "seed recorded as $(grep '"seed"' o_seed/summary.json)"; fi
 refused "seed 2^53" "--seed must be between 0 and 9007199254740991" ch01 --quick --seed 9007199254740992
@@ -167,6 +175,14 @@ refused "ch03 at batch 8192, hidden 2048" "training with --batch 8192, --hidden 
 truncate -s 200G ../huge.tsv   # sparse: takes no room (and lies outside the folder compared)
 refused "a 200 GB corpus" "--data ../huge.tsv (200.0 GiB) needs about" ch01 --quick --data ../huge.tsv
 rm -f ../huge.tsv
+# A limit on the address space (ulimit -v, 1.5 GiB) counts as well: 1024 channels need about 2.3 GiB.
+# (In a subshell, which has the limit; its count of failures says how the case went.)
+if ( ulimit -v 1500000 && refused "ch04 --conv-channels 1024 under ulimit -v" \
+         "the run with --conv-channels 1024 needs about" ch04 --quick --out o_mem --conv-channels 1024 && [ "$failed" -eq 0 ] ); then
+    pass
+else
+    failed=$((failed + 1))
+fi
 
 echo "bad_input: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
