@@ -64,6 +64,10 @@ void Summary::metric(const std::string& key, const std::string& label, double va
     metrics_.push_back({key, label, value, 0.0, 0.0, false});
 }
 
+void Summary::timing(const std::string& key, const std::string& label, double value) {
+    metrics_.push_back({key, label, value, 0.0, 0.0, false, true});
+}
+
 void Summary::figure(const plot::Files& files) { figures_.push_back(files); }
 
 void Summary::attention(const plot::Heatmap& map, const report::AttentionLabel& label) {
@@ -97,6 +101,8 @@ std::filesystem::path Summary::finish(const std::filesystem::path& dir, double s
         if (m.ranged)
             std::snprintf(line, sizeof line, " %10.4g  %s (a correct implementation: %.6g to %.6g)\n", m.value,
                           m.ok() ? "ok " : "OUT", m.lo, m.hi);
+        else if (m.timing)
+            std::snprintf(line, sizeof line, " %10.4g      (a timing: shown, not judged; it moves with the machine's load)\n", m.value);
         else
             std::snprintf(line, sizeof line, " %10.4g      (no reference range for these settings)\n", m.value);
         std::cout << "  " << label << line;

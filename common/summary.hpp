@@ -26,6 +26,9 @@ public:
     // A result with no reference range (e.g. settings the course has not measured): printed
     // and recorded with "expected_min"/"expected_max"/"in_range" null.
     void metric(const std::string& key, const std::string& label, double value);
+    // A timing or a number fitted to timings: it moves with the machine's load, so it is shown
+    // and recorded like a result without a range, and never judged.
+    void timing(const std::string& key, const std::string& label, double value);
 
     // For the report of the run (report.hpp): a figure the run saved (what plot::save or
     // save_and_report returned), shown in the page...
@@ -52,6 +55,7 @@ private:
         std::string key, label;
         double value, lo, hi;
         bool ranged;
+        bool timing = false;
         bool ok() const { return !ranged || (value >= lo && value <= hi); }
     };
     std::string chapter_;

@@ -18,7 +18,7 @@ struct CostPoint {
     std::string layer;       // one of layer_names()
     std::size_t n = 0;       // sequence length
     std::size_t d = 0;       // vector size
-    double ms = 0;           // median milliseconds of one forward + backward
+    double ms = 0;           // fastest milliseconds of one forward + backward (of the repetitions)
     double peak_mib = 0;     // growth of peak resident memory during one forward + backward
 };
 
@@ -29,7 +29,7 @@ double theoretical_slope(const std::string& layer);
 
 // Every layer at every length (increasing), d_k = d_v = hidden = channels = d. Each point runs in
 // a child process of its own, so that memory freed by one measurement cannot hide the peak of
-// the next; `repetitions` timed batches give the median (3 is enough for a quick look, 7 for the
+// the next; `repetitions` timed batches give the fastest (3 is enough for a quick look, 7 for the
 // benchmark). Throws std::runtime_error if a child cannot be started or fails.
 std::vector<CostPoint> measure_layer_costs(const std::vector<std::size_t>& lengths, std::size_t d, int repetitions);
 

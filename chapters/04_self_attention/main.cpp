@@ -201,7 +201,7 @@ void show_gru_per_step(const std::vector<CostPoint>& points, Summary& summary) {
 }
 
 // ---- 3. The cost: one forward + backward of each layer against n, at d = 64.
-void measure_costs(bool quick, const Ranges& ranges, Summary& summary, const std::filesystem::path& out) {
+void measure_costs(bool quick, Summary& summary, const std::filesystem::path& out) {
     const std::size_t d = 64;
     std::vector<std::size_t> lengths{16, 64, 256, 512, 1024};
     if (!quick) {
@@ -210,7 +210,7 @@ void measure_costs(bool quick, const Ranges& ranges, Summary& summary, const std
     }
     const int repetitions = quick ? 3 : 7;   // as bench_sequence_layers
     std::printf("\n   What each layer costs: milliseconds and peak memory (MiB) of one forward + backward pass,\n"
-                "   batch 1, d = %zu, float32, the median of %d timings per point (each in a process of its own):\n",
+                "   batch 1, d = %zu, float32, the fastest of %d timings per point (each in a process of its own):\n",
                 d, repetitions);
     const Stopwatch clock;
     const std::vector<CostPoint> points = measure_layer_costs(lengths, d, repetitions);
@@ -228,9 +228,9 @@ void measure_costs(bool quick, const Ranges& ranges, Summary& summary, const std
     for (std::size_t k = 0; k < layer_names().size(); ++k) {
         const double slope = fit_log_log(points, layer_names()[k]).slope;
         std::printf("   %-16s %16.2f %8.0f\n", layer_names()[k].c_str(), slope, theoretical_slope(layer_names()[k]));
-        add_metric(summary, ranges, keys[k], "log-log time slope, " + layer_names()[k] + " (theory " +
-                                                 std::to_string(static_cast<int>(theoretical_slope(layer_names()[k]))) + ")",
-                   slope);
+        summary.timing(keys[k], "log-log time slope, " + layer_names()[k] + " (theory " +
+                                    std::to_string(static_cast<int>(theoretical_slope(layer_names()[k]))) + ")",
+                       slope);
     }
     std::printf("   (slopes fitted over the upper half of n, where the leading term of the cost dominates)\n");
     if (const std::optional<double> n = attention_gru_crossover(points)) {
@@ -443,12 +443,11 @@ int run(int argc, char** argv) {
     // ---- 3.-4. The cost against n, and a task that needs the whole sequence. Ranges hold at
     //            the chapter's own settings only.
     const std::string mode = run.quick ? " --quick" : "";
-    const Ranges cost_ranges = rows_for(expected_ranges(), "cost" + mode);
     sizes.conv_channels = static_cast<std::size_t>(conv_channels);
     const bool own_settings = cli.given("steps") || cli.given("conv-channels");
     const Ranges counting_ranges = own_settings ? Ranges{} : rows_for(expected_ranges(), "counting" + mode);
     show_receptive_fields(rng, summary, out);
-    if (!no_cost) measure_costs(run.quick, cost_ranges, summary, out);
+    if (!no_cost) measure_costs(run.quick, summary, out);
     compare_on_counting(run, sizes, counting_ranges, summary, out);
     // ---- 5. The same need in two dimensions: an image as a set of patches.
     compare_on_images(run, cli.given("steps") ? run.steps : image_steps(run.quick),

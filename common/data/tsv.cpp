@@ -66,7 +66,7 @@ Pair parse_line(const std::string& line, const std::filesystem::path& path, std:
 
 }  // namespace
 
-std::vector<Pair> read_tsv_pairs(const std::filesystem::path& path, const TsvOptions& options) {
+std::vector<Pair> read_tsv_pairs(const std::filesystem::path& path, const TsvOptions& options, std::size_t* left_out) {
     const std::string text = read_whole_file(path);
     std::vector<Pair> kept;
     std::size_t n_read = 0, number = 0;
@@ -83,6 +83,7 @@ std::vector<Pair> read_tsv_pairs(const std::filesystem::path& path, const TsvOpt
                           (pair.source.size() <= options.max_len && pair.target.size() <= options.max_len);
         if (fits) kept.push_back(std::move(pair));
     }
+    if (left_out != nullptr) *left_out = n_read - kept.size();
     if (n_read == 0) throw file_error(path, "the file has no sentence pairs");
     if (kept.empty())
         throw file_error(path, "no sentence pair has at most " + std::to_string(options.max_len) + " tokens per side (" +
@@ -128,7 +129,8 @@ Corpus read_tsv_corpus(const std::filesystem::path& path, const TsvOptions& opti
     const double held_out = options.validation_fraction + options.test_fraction;
     if (options.validation_fraction < 0 || options.test_fraction < 0 || !(held_out < 1))
         throw std::invalid_argument("read_tsv_corpus: validation and test fractions must be >= 0 with a sum below 1");
-    const std::vector<Pair> pairs = read_tsv_pairs(path, options);
+    std::size_t too_long = 0;
+    const std::vector<Pair> pairs = read_tsv_pairs(path, options, &too_long);
     std::vector<Split> splits;
     try {
         splits = assign_splits(pairs, options);
@@ -143,7 +145,9 @@ Corpus read_tsv_corpus(const std::filesystem::path& path, const TsvOptions& opti
     if (corpus.train.empty()) throw file_error(path, "too few sentence pairs to leave any for training");
     const std::string lengths =
         options.max_len == 0 ? "any length" : "at most " + std::to_string(options.max_len) + " tokens per side";
-    corpus.description = path.filename().string() + ": " + std::to_string(pairs.size()) + " pairs, " +
+    const std::string left_out =
+        too_long == 0 ? "" : " (" + std::to_string(too_long) + (too_long == 1 ? " longer pair" : " longer pairs") + " left out)";
+    corpus.description = path.filename().string() + ": " + std::to_string(pairs.size()) + " pairs" + left_out + ", " +
                          (options.level == TokenLevel::word ? "word" : "character") + " level, " + lengths + "; " +
                          std::to_string(corpus.train.size()) + " train / " + std::to_string(corpus.validation.size()) +
                          " validation / " + std::to_string(corpus.test.size()) + " test, split by source sentence";

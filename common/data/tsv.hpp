@@ -35,7 +35,9 @@ struct TsvOptions {
 // sides have at most max_len tokens. Blank lines are skipped; a UTF-8 byte-order mark and
 // Windows line ends are accepted. Throws std::runtime_error as described above, also
 // "path: no sentence pair has at most N tokens per side" when the filter keeps nothing.
-std::vector<Pair> read_tsv_pairs(const std::filesystem::path& path, const TsvOptions& options = {});
+// `left_out`, when given, receives the number of pairs the filter dropped.
+std::vector<Pair> read_tsv_pairs(const std::filesystem::path& path, const TsvOptions& options = {},
+                                 std::size_t* left_out = nullptr);
 
 // read_tsv_pairs, then a split by distinct source sentence: the sources are shuffled with
 // the seed and the first test_fraction of them (rounded, but at least one unless the

@@ -175,6 +175,18 @@ TEST_CASE("data: an empty, missing or unreadable TSV file is an error naming it"
         CHECK_THROWS_WITH_AS(read_tsv_pairs(file.path, options), doctest::Contains(": no sentence pair has at most 2"),
                              std::runtime_error);
     }
+    SUBCASE("the pairs left out for their length are counted, and the corpus says how many") {
+        std::string text;
+        for (int i = 0; i < 5; ++i) text += "a" + std::to_string(i) + " b\tc d\n";
+        text += "one two three\tun deux trois\none two\tun deux trois\n";
+        const TempFile file("attn_counted_tsv", text);
+        TsvOptions options;
+        options.max_len = 2;
+        std::size_t left_out = 99;
+        CHECK(read_tsv_pairs(file.path, options, &left_out).size() == 5);
+        CHECK(left_out == 2);
+        CHECK(read_tsv_corpus(file.path, options).description.find("5 pairs (2 longer pairs left out)") != std::string::npos);
+    }
     SUBCASE("a byte-order mark and Windows line ends are accepted") {
         const TempFile file("attn_bom_tsv", "\xEF\xBB\xBFHi.\tSalut.\r\nBye.\tAu revoir.\r\n");
         const std::vector<Pair> pairs = read_tsv_pairs(file.path);
