@@ -6,6 +6,7 @@
 #include "common/summary.hpp"
 #include "common/tensor.hpp"
 
+#include <cctype>
 #include <cerrno>
 #include <climits>
 #include <cstdio>
@@ -41,7 +42,7 @@ long long parse_integer(const std::string& flag, const std::string& text,
     char* end = nullptr;
     errno = 0;
     const long long value = std::strtoll(text.c_str(), &end, 10);
-    if (text.empty() || *end != '\0')
+    if (text.empty() || *end != '\0' || std::isspace(static_cast<unsigned char>(text[0])))
         throw UsageError("--" + flag + " expects a whole number, got '" + text + "'");
     if (errno == ERANGE)
         throw UsageError("--" + flag + " is too large" + (bounds ? ": it must be " + bounds() : std::string()) +
@@ -95,7 +96,9 @@ void CommandLine::option(const std::string& name, double* target, const std::str
     add(name, help, "X", format_double(*target)).set = [=](const std::string& text) {
         char* end = nullptr;
         const double value = std::strtod(text.c_str(), &end);
-        if (text.empty() || *end != '\0' || !std::isfinite(value))
+        // strtod also reads " 5" and hexadecimal ("0x10"): a number here is written in decimal.
+        if (text.empty() || *end != '\0' || !std::isfinite(value) || std::isspace(static_cast<unsigned char>(text[0])) ||
+            text.find_first_of("xX") != std::string::npos)
             throw UsageError("--" + name + " expects a number, got '" + text + "'");
         *target = value;
     };

@@ -2,10 +2,12 @@
 #include "common/files.hpp"
 
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
 #include <fstream>
+#include <limits>
 #include <sstream>
 #include <stdexcept>
 #include <sys/stat.h>
@@ -86,12 +88,22 @@ void check_writable_folder(const fs::path& dir, const std::string& flag) {
            existing.parent_path() != existing)
         existing = existing.parent_path();
     if (!fs::exists(fs::symlink_status(existing, error))) existing = ".";
-    if (!fs::is_directory(existing, error))
-        throw std::runtime_error(name + ": " + (existing == dir ? std::string("it is") : existing.string() + " is") +
-                                 " a file, not a folder; name a folder");
+    if (!fs::is_directory(existing, error)) {
+        const fs::file_status target = fs::status(existing, error);
+        const std::string what = fs::is_regular_file(target) ? "a file"
+                                 : !fs::exists(target)       ? "a symbolic link to nothing"
+                                                             : "a FIFO, a socket or a device";
+        throw std::runtime_error(name + ": " + (existing == dir ? std::string("it is ") : existing.string() + " is ") +
+                                 what + ", not a folder; name a folder");
+    }
     if (::access(existing.c_str(), W_OK | X_OK) != 0)
         throw std::runtime_error(name + ": cannot write in " + existing.string() + " (" + std::strerror(errno) +
                                  "); choose a folder you may write to");
+}
+
+bool process_alive(long pid) {
+    if (pid <= 0 || pid > std::numeric_limits<pid_t>::max()) return false;
+    return pid == ::getpid() || ::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM;
 }
 
 }  // namespace attn

@@ -32,4 +32,9 @@ void check_writable_folder(const std::filesystem::path& dir, const std::string& 
 // cannot reach the disk before the data it names. Throws std::runtime_error on failure.
 void sync_to_disk(const std::filesystem::path& path);
 
+// Is process `pid` running? (This process counts; one we may not signal runs too.) The
+// clean-ups of killed saves and renders use it: a temporary named after a live process is
+// still being written.
+bool process_alive(long pid);
+
 }  // namespace attn

@@ -117,10 +117,17 @@ std::vector<ManifestEntry> read_manifest(const fs::path& dir) {
     return entries;
 }
 
-std::string short_number(double value) {
+std::string short_number(double value, int digits = 4) {
     std::ostringstream text;
-    text << std::setprecision(4) << value;
+    text << std::setprecision(digits) << value;
     return text.str();
+}
+
+// A value beyond the limit, with digits enough to tell the two apart (1000001, not 1e+06).
+std::string beyond_limit(double value, double limit) {
+    std::string text = short_number(value);
+    for (int digits = 5; digits <= 17 && std::abs(std::stod(text)) <= limit; ++digits) text = short_number(value, digits);
+    return text;
 }
 
 // The first value that is NaN, infinite or beyond largest_plausible_weight, or nullopt.
@@ -154,7 +161,6 @@ fs::path folder_path(const fs::path& given) {
     return normal.has_filename() || !normal.has_parent_path() ? normal : normal.parent_path();
 }
 
-bool process_alive(pid_t pid) { return pid == ::getpid() || ::kill(pid, 0) == 0 || errno == EPERM; }
 
 bool written_by_a_save(const fs::path& folder) {
     std::error_code error;
@@ -259,7 +265,8 @@ void check_checkpoint_target(const fs::path& given, const std::string& flag) {
             throw std::runtime_error(name + ": it is a symbolic link; a save replaces the folder it names, so name a real "
                                             "folder (or a new name) instead");
         if (!fs::is_directory(status))
-            throw std::runtime_error(name + ": it is a file, not a checkpoint folder; choose another name");
+            throw std::runtime_error(name + (fs::is_regular_file(status) ? ": it is a file" : ": it is not a folder (a FIFO, a socket or a device)") +
+                                     ", not a checkpoint folder; choose another name");
         if (!empty_folder && !is_checkpoint_folder(dir))
             throw std::runtime_error(name + ": the folder exists and is not a checkpoint (it has no manifest.tsv), so it "
                                             "will not be replaced; choose a new folder name");
@@ -397,7 +404,7 @@ void load_checkpoint(Module<T>& model, const fs::path& given) {
             else if (implausible && !std::isfinite(*implausible))
                 problems.push_back(entry.name + " holds NaN or infinite values (saved from a diverged training?)");
             else if (implausible)
-                problems.push_back(entry.name + " holds " + short_number(*implausible) + ", beyond any trained weight (limit " +
+                problems.push_back(entry.name + " holds " + beyond_limit(*implausible, largest_plausible_weight) + ", beyond any trained weight (limit " +
                                    short_number(largest_plausible_weight) + "): the file is damaged or was not written by a training run");
             else loaded.emplace(entry.name, std::move(values));
         } catch (const std::runtime_error& error) {

@@ -66,7 +66,8 @@ TEST_CASE("cli: defaults fill in what was not given" * doctest::test_suite("comm
 TEST_CASE("cli: mistakes are usage errors that carry the usage line" * doctest::test_suite("common")) {
     for (const std::vector<const char*>& bad :
          {std::vector<const char*>{"--no-such-flag"}, {"--steps"}, {"--steps", "ten"}, {"--steps", "0"},
-          {"--seed", "-1"}, {"--lr", "nan"}, {"--quick=yes"}, {"stray"}, {"--quick", "--quick"}, {"--task="}}) {
+          {"--seed", "-1"}, {"--lr", "nan"}, {"--quick=yes"}, {"stray"}, {"--quick", "--quick"}, {"--task="},
+          {"--steps", " 5"}, {"--lr", " 0.1"}, {"--lr", "0x10"}, {"--lr", "1e999"}}) {
         CAPTURE(bad[0]);
         try {
             parse(bad);

@@ -414,6 +414,9 @@ TEST_CASE("nn: hostile or damaged checkpoints are refused with one line" * docte
         forged.head.weight.value()(0, 1) = -3e38;
         attn::save_checkpoint(forged, dir);
         refused("head.weight holds -3e+38, beyond any trained weight (limit 1e+06)");
+        forged.head.weight.value()(0, 1) = 1000000.125f;   // just beyond: its digits tell it from the limit
+        attn::save_checkpoint(forged, dir);
+        refused("head.weight holds 1000000.1, beyond any trained weight (limit 1e+06)");
     }
     SUBCASE("a checkpoint saved before manifests had checksums still loads") {
         std::string old = "# name\tshape\tdtype\tfile\n";

@@ -62,11 +62,15 @@ for ch in ch01 ch02; do
     refused "$ch --save ." "not '.' or '..'" $ch --quick --out o --save .
     refused "$ch --save FOLDER" "--save exercises: the folder exists and is not a checkpoint" $ch --quick --out o --save exercises
     refused "$ch --save FILE" "--save a_file: it is a file, not a checkpoint folder" $ch --quick --out o --save a_file
+    refused "$ch --save FIFO" "--save a_fifo: it is not a folder (a FIFO, a socket or a device)" $ch --quick --out o --save a_fifo
     refused "$ch --save = --out" "--out o is that folder or inside it" $ch --quick --out o --save o/
     refused "$ch --out inside --save" "--out o/figures is that folder or inside it" $ch --quick --out o/figures --save o
     refused "$ch blank --translate" "--translate: the sentence is blank" $ch --quick --out o --translate "   "
 done
 refused "ch00 --out FILE" "--out a_file: it is a file, not a folder" ch00 --quick --out a_file
+ln -s no_such_target a_dangling_link
+refused "ch00 --out DANGLING-LINK" "--out a_dangling_link: it is a symbolic link to nothing, not a folder" ch00 --quick --out a_dangling_link
+refused "ch00 --out FIFO" "--out a_fifo: it is a FIFO, a socket or a device, not a folder" ch00 --quick --out a_fifo
 refused "ch00 --points too large" "--points must be between 10 and 100000" ch00 --points 100000000
 refused "--steps too large" "--steps must be between 1 and 10000000, got 99999999999" ch01 --steps 99999999999
 refused "--hidden too large" "--hidden must be between 1 and 2048" ch01 --hidden 100000000
