@@ -57,7 +57,6 @@ pid_t render_folder_pid(const std::string& name) {
     return value > 0 && value <= std::numeric_limits<pid_t>::max() ? static_cast<pid_t>(value) : 0;
 }
 
-
 // Removes the render folders of runs that were killed (their process gone) in `where`.
 void remove_stale_render_folders(const fs::path& where) {
     std::error_code error;

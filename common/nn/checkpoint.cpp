@@ -161,7 +161,6 @@ fs::path folder_path(const fs::path& given) {
     return normal.has_filename() || !normal.has_parent_path() ? normal : normal.parent_path();
 }
 
-
 bool written_by_a_save(const fs::path& folder) {
     std::error_code error;
     const fs::file_status status = fs::symlink_status(folder, error);
