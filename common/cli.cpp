@@ -2,6 +2,7 @@
 #include "common/cli.hpp"
 
 #include "common/files.hpp"
+#include "common/memory.hpp"
 #include "common/runtime.hpp"
 #include "common/summary.hpp"
 #include "common/tensor.hpp"
@@ -16,6 +17,7 @@
 #include <new>
 #include <regex>
 #include <sstream>
+#include <sys/resource.h>
 
 namespace attn {
 
@@ -197,12 +199,20 @@ void finish_standard_flags(const CommandLine& cli, RunSettings& settings, const 
     if (!cli.given("steps")) settings.steps = settings.quick ? quick_steps : default_steps;
     try {
         check_writable_folder(settings.out, "--out");   // now, not after minutes of training
+        namespace fs = std::filesystem;
+        std::error_code error;
+        if (fs::exists(fs::path(settings.out) / ".written-by-save-checkpoint", error))
+            throw std::runtime_error("--out " + settings.out + ": it is a checkpoint folder (written by --save); figures "
+                                     "there would keep later saves from replacing it, so choose another folder");
     } catch (const std::runtime_error& error) {
         throw InputError(error.what());
     }
 }
 
 namespace {
+// The address space a run needs at least: measured, ch00 --quick ran under `ulimit -v 320000`.
+constexpr rlim_t smallest_address_space = rlim_t{384} << 20;
+
 // Whether everything the program printed reached its standard output. A full disk or a closed
 // pipe shows only here, when the buffers are written out.
 bool standard_output_written() {
@@ -213,6 +223,17 @@ bool standard_output_written() {
 }  // namespace
 
 int run_program(const std::string& program, const std::function<int()>& body) {
+    // Under a smaller address-space limit OpenBLAS cannot reserve its 128 MiB work buffer and
+    // retries for ever, even at exit (`ulimit -v 250000`: a run hung at full CPU). So the program
+    // says so and ends at once, without the exit handlers that would call into OpenBLAS.
+    rlimit address_space{};
+    if (::getrlimit(RLIMIT_AS, &address_space) == 0 && address_space.rlim_cur != RLIM_INFINITY &&
+        address_space.rlim_cur < smallest_address_space) {
+        std::cerr << program << ": the address-space limit (ulimit -v) is " << memory_text(address_space.rlim_cur)
+                  << ", and any run of the course needs at least " << memory_text(smallest_address_space)
+                  << " (its linear-algebra library alone reserves 128 MiB); raise the limit" << std::endl;
+        std::_Exit(2);
+    }
     tune_runtime();
     try {
         const int status = body();

@@ -7,12 +7,14 @@
 #include <cstring>
 #include <fcntl.h>
 #include <fstream>
+#include <climits>
 #include <limits>
 #include <sstream>
 #include <stdexcept>
 #include <sys/stat.h>
 #include <system_error>
 #include <unistd.h>
+#include <vector>
 
 namespace attn {
 
@@ -33,31 +35,86 @@ void sync_to_disk(const fs::path& path) {
     if (!ok) throw std::runtime_error(path.string() + ": cannot flush it to disk: " + std::strerror(errno));
 }
 
+namespace {
+
+// "NAME.tmp<pid>" or "NAME.tmp<pid>_<n>": the temporaries of `name` that process <pid> wrote.
+// Returns the pid, or 0 when `candidate` is not named so.
+long temporary_pid(const std::string& candidate, const std::string& name) {
+    const std::string prefix = name + ".tmp";
+    if (candidate.size() <= prefix.size() || candidate.compare(0, prefix.size(), prefix) != 0) return 0;
+    const std::string rest = candidate.substr(prefix.size());
+    const std::size_t underscore = rest.find('_');
+    const std::string digits = rest.substr(0, underscore);
+    const std::string counter = underscore == std::string::npos ? "1" : rest.substr(underscore + 1);
+    const auto all_digits = [](const std::string& text) {
+        return !text.empty() && text.size() <= 10 && text.find_first_not_of("0123456789") == std::string::npos;
+    };
+    if (!all_digits(digits) || !all_digits(counter)) return 0;
+    return std::stol(digits);
+}
+
+// Removes the temporaries of `path` that killed processes left (a run killed mid-write); those
+// of running processes, and every other file, stay.
+void remove_killed_temporaries_of(const fs::path& path) {
+    const fs::path folder = path.parent_path().empty() ? fs::path(".") : path.parent_path();
+    const std::string name = path.filename().string();
+    std::error_code error;
+    std::vector<fs::path> stale;
+    for (fs::directory_iterator it(folder, error), end; !error && it != end; it.increment(error)) {
+        const long pid = temporary_pid(it->path().filename().string(), name);
+        if (pid > 0 && !process_alive(pid) && fs::is_regular_file(it->symlink_status(error))) stale.push_back(it->path());
+    }
+    for (const fs::path& file : stale) fs::remove(file, error);
+}
+
+// Creates a new temporary file for `path`, never opening one that exists (O_EXCL): the first of
+// NAME.tmp<pid>, NAME.tmp<pid>_1, ... that is free. Returns its descriptor and name.
+int create_temporary(const fs::path& path, fs::path& temp) {
+    const std::string base = path.string() + ".tmp" + std::to_string(::getpid());
+    for (int attempt = 0; attempt < 100; ++attempt) {
+        temp = attempt == 0 ? base : base + "_" + std::to_string(attempt);
+        const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd >= 0 || errno != EEXIST) return fd;
+    }
+    errno = EEXIST;
+    return -1;
+}
+
+}  // namespace
+
 void write_text_atomically(const fs::path& path, const std::string& contents) {
     ensure_directory(path.parent_path());
     // The process id keeps two runs writing the same file from sharing a temp file.
-    const fs::path temp = path.string() + ".tmp" + std::to_string(::getpid());
-    {
-        std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-        out << contents;
-        out.flush();
-        if (!out) {
-            std::remove(temp.c_str());
-            throw std::runtime_error(path.string() + ": cannot write the file (disk full or no permission?)");
-        }
+    fs::path temp;
+    const int fd = create_temporary(path, temp);
+    if (fd < 0)
+        throw std::runtime_error(path.string() + ": cannot write the file: " + std::strerror(errno) +
+                                 " (a folder you may not write to?)");
+    std::size_t written = 0;
+    while (written < contents.size()) {
+        const ssize_t step = ::write(fd, contents.data() + written, contents.size() - written);
+        if (step < 0 && errno == EINTR) continue;
+        if (step <= 0) break;
+        written += static_cast<std::size_t>(step);
+    }
+    const int write_errno = errno;
+    // fsync: the data is on the disk before its name is (EINVAL: a file system without fsync).
+    const bool synced = written == contents.size() && (::fsync(fd) == 0 || errno == EINVAL);
+    const int sync_errno = errno;
+    ::close(fd);
+    if (written != contents.size() || !synced) {
+        std::remove(temp.c_str());
+        throw std::runtime_error(path.string() + ": cannot write the file: " +
+                                 std::strerror(written != contents.size() ? write_errno : sync_errno) +
+                                 " (is the disk full?)");
     }
     std::error_code error;
-    try {
-        sync_to_disk(temp);   // the data is on the disk before its name is
-    } catch (const std::runtime_error&) {
-        std::remove(temp.c_str());
-        throw;
-    }
     fs::rename(temp, path, error);
     if (error) {
         std::remove(temp.c_str());
         throw std::runtime_error(path.string() + ": cannot move the finished file into place: " + error.message());
     }
+    remove_killed_temporaries_of(path);
 }
 
 void require_regular_file(const fs::path& path, const std::string& what) {
@@ -79,8 +136,23 @@ std::string read_text(const fs::path& path) {
     return text.str();
 }
 
-void check_writable_folder(const fs::path& dir, const std::string& flag) {
-    const std::string name = flag + " " + dir.string();
+std::string read_text(const fs::path& path, std::uintmax_t at_most, const std::string& what) {
+    require_regular_file(path, what);
+    std::error_code error;
+    const std::uintmax_t size = fs::file_size(path, error);
+    if (!error && size > at_most)
+        throw std::runtime_error(path.string() + ": " + what + " is " + std::to_string(size) + " bytes, more than the " +
+                                 std::to_string(at_most) + " it can hold; the file is damaged or is not " + what);
+    return read_text(path);
+}
+
+void check_writable_folder(const fs::path& dir, const std::string& flag, const fs::path& given) {
+    const std::string name = flag + " " + (given.empty() ? dir : given).string();
+    for (const fs::path& part : given.empty() ? dir : given)
+        if (part.string().size() > NAME_MAX)
+            throw std::runtime_error(name + ": a name in the path is " + std::to_string(part.string().size()) +
+                                     " bytes long, more than the file system allows (" + std::to_string(NAME_MAX) +
+                                     "); choose a shorter name");
     std::error_code error;
     fs::path existing = dir.empty() ? fs::path(".") : dir;
     // The nearest part of the path that exists: that is where the folder would be created.

@@ -70,6 +70,9 @@ void remove_stale_render_folders(const fs::path& where) {
     for (const fs::path& folder : stale) fs::remove_all(folder, error);
 }
 
+// Numbers this process's render folders (.render<pid>_<n>).
+std::atomic<unsigned> renders{0};
+
 // The scripts this process wrote (write_and_render), so that remove_earlier_figures keeps them.
 std::mutex written_lock;
 std::set<fs::path>& written_scripts() {
@@ -89,6 +92,8 @@ void replace_all(std::string& text, const std::string& from, const std::string& 
 }
 
 }  // namespace
+
+unsigned next_render_number() { return renders.load(); }
 
 std::string first_error_line(const std::string& errors) {
     std::istringstream lines(errors);
@@ -114,12 +119,12 @@ bool complete_svg(const fs::path& path) {
     return text.find("<svg") != std::string::npos && ends_with(text, "</svg>");
 }
 
-std::pair<bool, std::string> run_gnuplot(const fs::path& where, const std::string& script) {
+std::pair<bool, std::string> run_gnuplot(const fs::path& where, const std::string& script, const fs::path& log_folder) {
     std::error_code error;
-    fs::path temp = fs::temp_directory_path(error);
-    if (error) temp = "/tmp";
-    // mkstemp: a name no other user can guess and plant a link at.
-    std::string log = (temp / "attn_plot_XXXXXX").string();
+    // mkstemp: a name no other user can guess and plant a link at. In the render's own folder,
+    // a killed render's log goes with the folder.
+    const fs::path absolute_folder = fs::absolute(log_folder, error);   // the command runs in `where`
+    std::string log = ((error ? log_folder : absolute_folder) / "gnuplot_errors_XXXXXX").string();
     const int fd = ::mkstemp(log.data());
     if (fd < 0) log = "/dev/null";
     else ::close(fd);
@@ -154,20 +159,25 @@ Files write_and_render(const fs::path& dir, const std::string& name, const std::
     // gnuplot writes into a folder of this render's own; the figures are renamed into place
     // only when complete, so neither a kill, a full disk nor a second run writing the same
     // folder leaves a half-written figure under its final name.
-    static std::atomic<unsigned> renders{0};
-    const std::string own = render_prefix + std::to_string(::getpid()) + "_" + std::to_string(renders++);
+    // The folder is new: a folder of the same name (the user's) is never written into or removed.
+    std::string own;
+    std::error_code error;
+    for (int attempt = 0; attempt < 100; ++attempt) {
+        own = render_prefix + std::to_string(::getpid()) + "_" + std::to_string(renders++);
+        if (fs::create_directory(where / own, error) || error) break;
+    }
     const fs::path own_dir = where / own, own_svg = own_dir / (name + ".svg"), own_png = own_dir / (name + ".png");
     std::string own_script = script;
     replace_all(own_script, "set output " + gp_quote(name + ".svg"), "set output " + gp_quote(own + "/" + name + ".svg"));
     replace_all(own_script, "set output " + gp_quote(name + ".png"), "set output " + gp_quote(own + "/" + name + ".png"));
-    std::error_code error;
     bool ok = false;
     std::string errors;
     try {
-        ensure_directory(own_dir);
+        if (error || !fs::is_directory(own_dir))
+            throw std::runtime_error(own_dir.string() + ": cannot create the render's folder" + (error ? ": " + error.message() : ""));
         write_text_atomically(own_dir / render_marker, "A figure being rendered by the course (common/plot_render.cpp).\n");
         write_text_atomically(own_dir / (name + ".gp"), own_script);
-        std::tie(ok, errors) = run_gnuplot(where, own + "/" + name + ".gp");   // relative: the data files are in `where`
+        std::tie(ok, errors) = run_gnuplot(where, own + "/" + name + ".gp", own_dir);   // relative: the data files are in `where`
         replace_all(errors, own + "/" + name + ".gp", name + ".gp");
     } catch (const std::runtime_error& failure) {   // no room even for the script: the render fails
         errors = failure.what();
@@ -203,9 +213,16 @@ void remove_earlier_figures(const std::filesystem::path& dir) {
             const std::lock_guard<std::mutex> hold(detail::written_lock);
             if (detail::written_scripts().count(detail::identity(script))) continue;
         }
-        std::string head;
-        std::getline(std::ifstream(script) >> std::ws, head);
-        if (head.size() > 2 && head.find(detail::script_signature) != std::string::npos) earlier.push_back(script);
+        // A figure of ours: the signature on the script's first line, and on its second the script's
+        // own name (so a learner's copy under another name, header and all, is the learner's).
+        std::ifstream in(script);
+        std::string head, second;
+        std::getline(in >> std::ws, head);
+        std::getline(in, second);
+        const std::string own_name = "gnuplot " + script.filename().string();
+        const bool named_here = second.size() >= own_name.size() &&
+                                second.compare(second.size() - own_name.size(), own_name.size(), own_name) == 0;
+        if (head.find(detail::script_signature) != std::string::npos && named_here) earlier.push_back(script);
     }
     for (const fs::path& script : earlier)
         for (const char* extension : {".svg", ".png", ".dat", ".gp"}) {   // the script last: it marks the figure

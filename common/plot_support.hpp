@@ -126,8 +126,12 @@ std::string first_error_line(const std::string& errors);
 bool complete_png(const fs::path& path);
 bool complete_svg(const fs::path& path);
 
-// Runs `gnuplot SCRIPT` inside `where`, its stderr captured in a temporary file (mkstemp).
-std::pair<bool, std::string> run_gnuplot(const fs::path& where, const std::string& script);
+// The number the next render folder of this process gets (.render<pid>_<n>); for tests.
+unsigned next_render_number();
+
+// Runs `gnuplot SCRIPT` inside `where`, its stderr captured in a temporary file (mkstemp) in
+// `log_folder`.
+std::pair<bool, std::string> run_gnuplot(const fs::path& where, const std::string& script, const fs::path& log_folder);
 
 // Writes the script, then renders it when gnuplot is there: in a folder of this render's
 // own (DIR/.render<pid>_<n>/), checked complete, then renamed into place, so a kill, a full

@@ -12,9 +12,36 @@
 
 namespace attn {
 
+namespace {
+
+// The length of the well-formed UTF-8 character starting at text[at], or 0 if it is not one.
+std::size_t utf8_length(const std::string& text, std::size_t at) {
+    const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[i]); };
+    const unsigned char lead = byte(at);
+    const std::size_t length = lead < 0x80 ? 1 : (lead >> 5) == 0x6 ? 2 : (lead >> 4) == 0xE ? 3 : (lead >> 3) == 0x1E ? 4 : 0;
+    if (length == 0 || at + length > text.size()) return 0;
+    for (std::size_t i = 1; i < length; ++i)
+        if ((byte(at + i) >> 6) != 0x2) return 0;
+    return length;
+}
+
+}  // namespace
+
 std::string json_string(const std::string& text) {
     std::string quoted = "\"";
-    for (const char c : text) {
+    for (std::size_t at = 0; at < text.size();) {
+        const char c = text[at];
+        const std::size_t length = utf8_length(text, at);
+        if (length == 0) {   // not UTF-8 (a file name in another encoding): JSON allows only UTF-8
+            quoted += "\\ufffd";
+            ++at;
+            continue;
+        }
+        if (length > 1) {
+            quoted += text.substr(at, length);   // UTF-8 passes through unchanged
+            at += length;
+            continue;
+        }
         switch (c) {
             case '"': quoted += "\\\""; break;
             case '\\': quoted += "\\\\"; break;
@@ -26,9 +53,10 @@ std::string json_string(const std::string& text) {
                     std::snprintf(escaped, sizeof escaped, "\\u%04x", c);
                     quoted += escaped;
                 } else {
-                    quoted += c;   // UTF-8 passes through unchanged
+                    quoted += c;
                 }
         }
+        ++at;
     }
     return quoted + "\"";
 }

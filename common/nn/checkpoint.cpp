@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
+#include <fstream>
 #include <iomanip>
 #include <optional>
 #include <limits>
@@ -24,6 +25,7 @@ namespace attn {
 
 namespace testing {
 void (*after_save_step)(int step) = nullptr;
+bool without_exchange = false;
 }  // namespace testing
 
 namespace {
@@ -38,16 +40,26 @@ const std::string manifest_header_without_checksums = "# name\tshape\tdtype\tfil
 // No trained model of the course comes near this; a larger value is a damaged or forged file.
 constexpr double largest_plausible_weight = 1e6;
 
-// The first file a save writes into its folder, and which stays in the checkpoint. A folder named
-// like a save's temporary (DIR.writing<pid>, DIR.old<pid>) is cleaned up only when it holds this
-// file, or nothing at all: anything else with such a name is the user's, and stays untouched.
-// Its second line names the extra files the save wrote, so that a later save can tell them from
-// files a user put into the folder (which it will not delete).
+// A manifest lists one line per parameter (a few dozen bytes each); an .npy header is at most
+// 64 KiB by the format. Larger files are damaged, and are refused before they are read.
+constexpr std::uintmax_t largest_manifest_bytes = 1 << 20;
+constexpr std::size_t largest_npy_header_bytes = 1 << 16;
+
+// A file every checkpoint holds. Its second line names the extra files the save wrote, so that a
+// later save can tell them from files a user put into the folder (which it will not delete).
 const std::string save_marker = ".written-by-save-checkpoint";
 const std::string save_marker_text = "This folder was written by the course's save_checkpoint (common/nn/checkpoint.cpp).\n";
 const std::string extra_files_label = "extra files:";
 // The extra files chapter 01's saves wrote before the marker existed.
 const std::set<std::string> extra_files_before_the_marker = {"settings.txt", "source_vocab.txt", "target_vocab.txt"};
+
+// The proof that a folder is a save's temporary: the first file a save writes into its new folder
+// (DIR.writing<pid>), and into the old checkpoint just before moving it aside (DIR.old<pid>),
+// holding the process id. A folder with a temporary's name is cleaned up only when it holds this
+// stamp naming the same process, or nothing but the stamp's own temporary, or nothing at all;
+// anything else with such a name (a copy, a renamed backup, the user's notes) stays untouched.
+// The stamp is removed from the checkpoint once the save is over.
+const std::string save_stamp = ".save-in-progress";
 
 template <class T> const char* dtype_name();
 template <> const char* dtype_name<float>() { return "float32"; }
@@ -79,7 +91,9 @@ bool starts_with(const std::string& text, const std::string& prefix) { return te
 std::vector<ManifestEntry> read_manifest(const fs::path& dir) {
     const fs::path path = dir / "manifest.tsv";
     if (!fs::is_directory(dir)) throw std::runtime_error(dir.string() + ": no such checkpoint folder");
-    const std::string text = read_text(path);
+    if (fs::is_symlink(path))
+        throw std::runtime_error(path.string() + ": it is a symbolic link; a checkpoint holds plain files");
+    const std::string text = read_text(path, largest_manifest_bytes, "a checkpoint's manifest");
     const bool with_checksums = starts_with(text, manifest_header);
     if (!with_checksums && !starts_with(text, manifest_header_without_checksums))
         throw std::runtime_error(path.string() + ": not a checkpoint manifest: its first line must be the header "
@@ -161,11 +175,38 @@ fs::path folder_path(const fs::path& given) {
     return normal.has_filename() || !normal.has_parent_path() ? normal : normal.parent_path();
 }
 
-bool written_by_a_save(const fs::path& folder) {
+// Does `folder` hold the stamp of a save by process `pid`?
+bool stamped_by(const fs::path& folder, pid_t pid) {
     std::error_code error;
-    const fs::file_status status = fs::symlink_status(folder, error);
-    if (!fs::is_directory(status)) return false;
-    return fs::is_regular_file(fs::symlink_status(folder / save_marker, error)) || fs::is_empty(folder, error);
+    if (!fs::is_regular_file(fs::symlink_status(folder / save_stamp, error))) return false;
+    std::ifstream in(folder / save_stamp);
+    std::string line;
+    std::getline(in, line);
+    return line == std::to_string(pid);
+}
+
+// Is `folder` (named like a temporary of process `pid`) provably what a save by `pid` left?
+bool left_by_a_save(const fs::path& folder, pid_t pid) {
+    std::error_code error;
+    if (!fs::is_directory(fs::symlink_status(folder, error))) return false;
+    if (stamped_by(folder, pid)) return true;
+    const std::string stamp_in_writing = save_stamp + ".tmp" + std::to_string(pid);   // killed while stamping
+    for (const fs::directory_entry& entry : fs::directory_iterator(folder, error))
+        if (entry.path().filename() != stamp_in_writing) return false;
+    return !error;
+}
+
+void stamp(const fs::path& folder) { write_text_atomically(folder / save_stamp, std::to_string(::getpid()) + "\n"); }
+
+// Removes the stamp a save left in checkpoint `dir` (its own, or a killed save's).
+void remove_stale_stamp(const fs::path& dir, bool own) {
+    std::error_code error;
+    const fs::path file = dir / save_stamp;
+    if (!fs::is_regular_file(fs::symlink_status(file, error))) return;
+    std::ifstream in(file);
+    long pid = 0;
+    in >> pid;
+    if (own ? pid == ::getpid() : !process_alive(pid)) fs::remove(file, error);
 }
 
 std::string marker_text(const std::map<std::string, std::string>& extra_files) {
@@ -177,10 +218,10 @@ std::string marker_text(const std::map<std::string, std::string>& extra_files) {
 // The names of what checkpoint folder `dir` holds that no save wrote: anything but the marker,
 // manifest.tsv, the files the manifest lists and the extra files the marker names.
 std::vector<std::string> foreign_entries(const fs::path& dir) {
-    std::set<std::string> ours = {save_marker, "manifest.tsv"};
+    std::set<std::string> ours = {save_marker, save_stamp, "manifest.tsv"};
     for (const ManifestEntry& entry : read_manifest(dir)) ours.insert(entry.file);
     if (fs::exists(fs::symlink_status(dir / save_marker))) {
-        std::istringstream lines(read_text(dir / save_marker));
+        std::istringstream lines(read_text(dir / save_marker, largest_manifest_bytes, "a checkpoint's marker"));
         for (std::string line; std::getline(lines, line);) {
             if (!starts_with(line, extra_files_label)) continue;
             std::istringstream names(line.substr(extra_files_label.size()));
@@ -205,7 +246,7 @@ void mark_as_saved(const fs::path& dir) {
     if (!fs::exists(fs::symlink_status(dir / save_marker))) write_text_atomically(dir / save_marker, save_marker_text);
 }
 
-// Removes what killed saves to `dir` left behind, and only that (written_by_a_save); a save
+// Removes what killed saves to `dir` left behind, and only that (left_by_a_save); a save
 // still running (its process alive) is left alone. A save killed between the two renames of the fallback swap left `dir`
 // missing and the old checkpoint as DIR.old<pid>: that one is put back.
 void clean_stale_temporaries(const fs::path& dir) {
@@ -214,14 +255,19 @@ void clean_stale_temporaries(const fs::path& dir) {
     std::vector<fs::path> stale;
     for (fs::directory_iterator it(parent, error), end; !error && it != end; it.increment(error)) {
         pid_t pid = 0;
-        if (is_temporary_of(it->path(), dir, pid) && !process_alive(pid) && written_by_a_save(it->path()))
+        if (is_temporary_of(it->path(), dir, pid) && !process_alive(pid) && left_by_a_save(it->path(), pid))
             stale.push_back(it->path());
     }
     for (const fs::path& path : stale) {
         const bool old_copy = path.filename().string().find(".old") != std::string::npos;
-        if (old_copy && !fs::exists(fs::symlink_status(dir, error)) && is_checkpoint_folder(path)) fs::rename(path, dir, error);
-        else fs::remove_all(path, error);
+        if (old_copy && !fs::exists(fs::symlink_status(dir, error)) && is_checkpoint_folder(path)) {
+            fs::rename(path, dir, error);
+            remove_stale_stamp(dir, false);
+        } else {
+            fs::remove_all(path, error);
+        }
     }
+    if (fs::is_directory(fs::symlink_status(dir, error))) remove_stale_stamp(dir, false);
 }
 
 // Puts `fresh` in the place of `dir` in one step; afterwards `fresh` names the old folder.
@@ -243,7 +289,7 @@ bool is_checkpoint_folder(const fs::path& dir) {
     std::error_code error;
     if (!fs::is_directory(dir, error) || !fs::is_regular_file(dir / "manifest.tsv", error)) return false;
     try {
-        const std::string text = read_text(dir / "manifest.tsv");
+        const std::string text = read_text(dir / "manifest.tsv", largest_manifest_bytes, "a checkpoint's manifest");
         return starts_with(text, manifest_header) || starts_with(text, manifest_header_without_checksums);
     } catch (const std::runtime_error&) {
         return false;
@@ -286,7 +332,7 @@ void check_checkpoint_target(const fs::path& given, const std::string& flag) {
             }
         }
     }
-    check_writable_folder(dir.parent_path(), flag);
+    check_writable_folder(dir.parent_path(), flag, given);
 }
 
 void check_checkpoint_source(const fs::path& given, const std::string& flag) {
@@ -308,10 +354,19 @@ void save_checkpoint(const Module<T>& model, const fs::path& given, const std::m
     check_checkpoint_target(dir, "checkpoint");
     const fs::path fresh = dir.string() + ".writing" + std::to_string(::getpid());
     const fs::path old = dir.string() + ".old" + std::to_string(::getpid());
-    fs::remove_all(fresh);
+    std::error_code error;
+    if (fs::exists(fs::symlink_status(fresh, error))) {   // named after this process, and not by it
+        if (!left_by_a_save(fresh, ::getpid()))
+            throw std::runtime_error(fresh.string() + ": a folder of the name this save writes to is in the way, and no "
+                                     "save wrote it; move or rename it, then save again");
+        fs::remove_all(fresh);   // a killed save by an earlier process of the same number
+    }
+    ensure_directory(dir.parent_path());
+    if (!fs::create_directory(fresh))
+        throw std::runtime_error(fresh.string() + ": cannot create the save's folder");
     try {
-        ensure_directory(fresh);
-        write_text_atomically(fresh / save_marker, marker_text(extra_files));   // first: the folder is ours
+        stamp(fresh);                                                            // first: the folder is ours
+        write_text_atomically(fresh / save_marker, marker_text(extra_files));
         reached(1);
         std::string manifest = manifest_header;
         for (const auto& [name, var] : model.named_parameters()) {
@@ -339,17 +394,20 @@ void save_checkpoint(const Module<T>& model, const fs::path& given, const std::m
         fs::rename(fresh, dir);
         reached(6);
     } else {
-        mark_as_saved(dir);                  // the old checkpoint is about to carry a temporary's name
-        if (exchange(fresh, dir)) {          // one atomic step: `dir` is never missing
+        mark_as_saved(dir);
+        stamp(dir);                          // the old checkpoint is about to carry a temporary's name
+        if (!testing::without_exchange && exchange(fresh, dir)) {   // one atomic step: `dir` is never missing
             reached(6);
             fs::remove_all(fresh);           // now the old checkpoint
-        } else {                             // fallback: two renames; a kill between them is undone by the next save
+        } else {                             // fallback: two renames; a kill between them is undone by the next save or load
             fs::rename(dir, old);
+            reached(8);
             fs::rename(fresh, dir);
             reached(6);
             fs::remove_all(old);
         }
     }
+    remove_stale_stamp(dir, true);
     sync_to_disk(parent);
     reached(7);
 }
@@ -392,7 +450,11 @@ void load_checkpoint(Module<T>& model, const fs::path& given) {
             continue;
         }
         try {
-            if (!entry.crc32.empty() && crc32_hex(read_text(dir / entry.file)) != entry.crc32) {
+            // Its size is known from the shape: a larger file is refused before it is read.
+            std::size_t count = 1;
+            for (const std::size_t size : entry.shape) count *= size;
+            const std::string bytes = read_text(dir / entry.file, count * sizeof(T) + largest_npy_header_bytes, "a parameter file");
+            if (!entry.crc32.empty() && crc32_hex(bytes) != entry.crc32) {
                 problems.push_back(entry.file + " is damaged: its bytes do not match the checksum in manifest.tsv");
                 continue;
             }

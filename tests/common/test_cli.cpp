@@ -1,11 +1,13 @@
 // Flag parsing: values land in their variables, and every mistake is a UsageError.
 #include "common/cli.hpp"
+#include "common/files.hpp"
 #include "common/memory.hpp"
 #include "common/summary.hpp"
 
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -107,6 +109,16 @@ TEST_CASE("cli: an output folder that cannot be written is refused before any wo
     CHECK_THROWS_WITH_AS(parse({"--out", below.c_str()}), doctest::Contains("is a file, not a folder"), attn::InputError);
     std::filesystem::remove(file);
     CHECK(parse({"--out", below.c_str()}).run.out == below);   // a folder that does not exist yet is fine
+    // A name longer than the file system allows is refused now, not after the training.
+    const std::string too_long = (std::filesystem::temp_directory_path() / std::string(300, 'o')).string();
+    CHECK_THROWS_WITH_AS(parse({"--out", too_long.c_str()}), doctest::Contains("more than the file system allows (255)"),
+                         attn::InputError);
+    // A checkpoint folder is not an output folder: its figures would block the next --save there.
+    const std::filesystem::path checkpoint = file.string() + "_ck";
+    std::filesystem::create_directories(checkpoint);
+    std::ofstream(checkpoint / ".written-by-save-checkpoint") << "marker\n";
+    CHECK_THROWS_WITH_AS(parse({"--out", checkpoint.c_str()}), doctest::Contains("it is a checkpoint folder"), attn::InputError);
+    std::filesystem::remove_all(checkpoint);
 }
 
 TEST_CASE("cli: --help stops before running" * doctest::test_suite("common")) {
@@ -123,6 +135,32 @@ TEST_CASE("cli: running out of memory ends the program with one line that says s
     CHECK(message.rfind("ch99: out of memory: ", 0) == 0);
     CHECK(message.find("ulimit -v") != std::string::npos);
     CHECK(std::count(message.begin(), message.end(), '\n') == 1);
+}
+
+TEST_CASE("cli: a run under too small an address-space limit says so and ends (OpenBLAS would hang)" *
+          doctest::test_suite("common")) {
+#ifdef __SANITIZE_ADDRESS__
+    return;   // AddressSanitizer maps terabytes of shadow memory up front: it does not run under ulimit -v
+#endif
+    const std::filesystem::path log = std::filesystem::temp_directory_path() / ("attn_cli_limit." + std::to_string(::getpid()));
+    const pid_t child = ::fork();
+    REQUIRE(child >= 0);
+    if (child == 0) {   // the program ends the process itself: its message goes to a file
+        const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        if (fd < 0 || ::dup2(fd, 2) < 0) ::_exit(3);
+        const rlimit limit{rlim_t{300} << 20, rlim_t{300} << 20};
+        if (::setrlimit(RLIMIT_AS, &limit) != 0) ::_exit(3);
+        attn::run_program("ch99", []() -> int { return 0; });
+        ::_exit(0);   // not reached: the body must not run
+    }
+    int status = 0;
+    ::waitpid(child, &status, 0);
+    CHECK(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 2);
+    const std::string message = attn::read_text(log);
+    CHECK(message == "ch99: the address-space limit (ulimit -v) is 300 MiB, and any run of the course needs at least "
+                     "384 MiB (its linear-algebra library alone reserves 128 MiB); raise the limit\n");
+    std::filesystem::remove(log);
 }
 
 TEST_CASE("memory: a limit on the address space (ulimit -v) lowers what is available" * doctest::test_suite("common")) {

@@ -260,6 +260,12 @@ TEST_CASE("nn: a save never replaces what is not a checkpoint" * doctest::test_s
     CHECK_THROWS_WITH_AS(attn::check_checkpoint_target(dir / "link"), doctest::Contains("it is a symbolic link"), std::runtime_error);
     CHECK_THROWS_WITH_AS(attn::check_checkpoint_target(dir / "exercise.cpp" / "ck"), doctest::Contains("a file, not a folder"),
                          std::runtime_error);
+    // The message names the path given, not only the folder where it would be created.
+    const std::string nested = (dir / "exercise.cpp" / "sub" / "ck").string();
+    CHECK_THROWS_WITH_AS(attn::check_checkpoint_target(nested), doctest::Contains(("--save " + nested + ": ").c_str()),
+                         std::runtime_error);
+    CHECK_THROWS_WITH_AS(attn::check_checkpoint_target(dir / std::string(300, 'c')),
+                         doctest::Contains("more than the file system allows"), std::runtime_error);
     attn::check_checkpoint_target(dir / "new" / "ck");   // a new folder, even two levels deep, is fine
     std::filesystem::create_directories(dir / "empty");
     attn::save_checkpoint(model, dir / "empty/");   // an empty folder is fine, with or without the slash
@@ -302,33 +308,51 @@ TEST_CASE("nn: a save replaces a checkpoint only when it holds nothing but what 
 
 TEST_CASE("nn: a save cleans up only its own temporaries, never the user's folders of the same names" *
           doctest::test_suite("common")) {
-    // Process ids far above any pid_max: dead. A killed save's folder holds the marker or
-    // nothing; a user's folder of the same name holds the user's files.
+    // Process ids far above any pid_max: dead. A killed save's folder holds the save's stamp naming
+    // its process, or nothing but the stamp's own temporary, or nothing at all; a user's folder of
+    // the same name holds anything else, even a copy of a checkpoint.
     const std::filesystem::path dir = fresh_dir("users_folders") / "model";
     attn::Rng rng(3), other_rng(4);
     const Model first(rng), second(other_rng);
     const std::filesystem::path notes = dir.string() + ".old2147483646", thesis = dir.string() + ".writing2147483645";
     const std::filesystem::path empty = dir.string() + ".writing2147483644";
-    std::filesystem::create_directories(notes);
-    std::filesystem::create_directories(thesis);
+    const std::filesystem::path stamping = dir.string() + ".writing2147483642", killed = dir.string() + ".old2147483641";
+    const std::filesystem::path other_stamp = dir.string() + ".writing2147483640";
+    for (const auto& folder : {notes, thesis, empty, stamping, killed, other_stamp}) std::filesystem::create_directories(folder);
     attn::write_text_atomically(notes / "notes.txt", "my notes\n");
     attn::write_text_atomically(thesis / "thesis.txt", "chapter one\n");
-    std::filesystem::create_directories(empty);   // a save killed before its first file
+    attn::write_text_atomically(stamping / ".save-in-progress.tmp2147483642", "21474");   // killed while stamping
+    attn::write_text_atomically(killed / ".save-in-progress", "2147483641\n");
+    attn::write_text_atomically(killed / "half.npy", "x");
+    attn::write_text_atomically(other_stamp / ".save-in-progress", "12\n");            // another process's stamp
     attn::save_checkpoint(first, dir);
     CHECK(attn::read_text(notes / "notes.txt") == "my notes\n");
     CHECK(attn::read_text(thesis / "thesis.txt") == "chapter one\n");
     CHECK_FALSE(std::filesystem::exists(empty));
-    // A copy of a checkpoint the user keeps as DIR.old<pid> is not a backup to put back.
-    std::filesystem::copy(dir, notes / "copy");
-    std::filesystem::remove_all(dir);
-    const std::filesystem::path kept = dir.string() + ".old2147483643";
-    std::filesystem::copy(notes / "copy", kept);
-    std::filesystem::remove(kept / ".written-by-save-checkpoint");
+    CHECK_FALSE(std::filesystem::exists(stamping));
+    CHECK_FALSE(std::filesystem::exists(killed));
+    CHECK(std::filesystem::exists(other_stamp / ".save-in-progress"));
+    CHECK_FALSE(std::filesystem::exists(dir / ".save-in-progress"));   // a finished save leaves no stamp
+    // A copy of a checkpoint the user keeps as DIR.old<pid> (cp -r: it holds the save's marker) is
+    // not a backup to put back, nor a leftover to remove; nor is a checkpoint the user renamed so.
+    const std::filesystem::path copied = dir.string() + ".old2147483643", renamed = dir.string() + ".old2147483639";
+    std::filesystem::copy(dir, copied);
+    std::filesystem::rename(dir, renamed);
     attn::save_checkpoint(second, dir);
     Model read(rng);
     attn::load_checkpoint(read, dir);
     CHECK(same_weights(read, second));
-    CHECK(attn::is_checkpoint_folder(kept));
+    CHECK(attn::is_checkpoint_folder(copied));
+    CHECK(attn::is_checkpoint_folder(renamed));
+    std::filesystem::remove_all(dir);
+    CHECK_THROWS_WITH_AS(attn::load_checkpoint(read, dir), doctest::Contains("no such checkpoint folder"), std::runtime_error);
+    CHECK(attn::is_checkpoint_folder(renamed));   // a load does not undo the user's rename either
+    // A folder named like this very process's temporary, holding the user's files: refused, kept.
+    const std::filesystem::path in_the_way = dir.string() + ".writing" + std::to_string(::getpid());
+    std::filesystem::create_directories(in_the_way);
+    attn::write_text_atomically(in_the_way / "mine.txt", "mine\n");
+    CHECK_THROWS_WITH_AS(attn::save_checkpoint(first, dir), doctest::Contains("is in the way"), std::runtime_error);
+    CHECK(attn::read_text(in_the_way / "mine.txt") == "mine\n");
     std::filesystem::remove_all(dir.parent_path());
 }
 
@@ -351,6 +375,18 @@ TEST_CASE("nn: hostile or damaged checkpoints are refused with one line" * docte
         refused("'/etc/passwd' is not a plain file name inside the checkpoint folder");
         with_manifest("\thead.weight.npy", "\t../head.weight.npy");
         refused("'../head.weight.npy' is not a plain file name");
+    }
+    SUBCASE("a symbolic link for the manifest") {
+        std::filesystem::rename(dir / "manifest.tsv", dir.string() + "_manifest.tsv");
+        std::filesystem::create_symlink(dir.string() + "_manifest.tsv", dir / "manifest.tsv");
+        refused("manifest.tsv: it is a symbolic link; a checkpoint holds plain files");
+        std::filesystem::remove(dir.string() + "_manifest.tsv");
+    }
+    SUBCASE("a parameter file or a manifest of 30 GB (sparse) is refused before it is read") {
+        std::filesystem::resize_file(dir / "head.weight.npy", 30ull << 30);
+        refused("a parameter file is 32212254720 bytes, more than the");
+        std::filesystem::resize_file(dir / "manifest.tsv", 30ull << 30);
+        refused("a checkpoint's manifest is 32212254720 bytes");
     }
     SUBCASE("a parameter listed twice") {
         const std::size_t line = manifest.find("\nhead.weight\t") + 1;
@@ -450,15 +486,27 @@ TEST_CASE("nn: a load puts back the checkpoint a save killed between its two ren
     // folder to DIR; a kill in between leaves DIR missing. A load (not only the next save) recovers.
     const std::filesystem::path dir = fresh_dir("left_aside") / "model";
     attn::Rng rng(3), other_rng(4);
-    const Model saved(rng);
+    const Model saved(rng), newer(other_rng);
     attn::save_checkpoint(saved, dir);
-    const std::filesystem::path aside = dir.string() + ".old2147483646";   // a pid no process has
-    std::filesystem::rename(dir, aside);
+    const pid_t child = ::fork();
+    REQUIRE(child >= 0);
+    if (child == 0) {
+        kill_at_step = 8;   // between the two renames
+        attn::testing::after_save_step = kill_here;
+        attn::testing::without_exchange = true;
+        attn::save_checkpoint(newer, dir);
+        ::_exit(0);
+    }
+    int status = 0;
+    ::waitpid(child, &status, 0);
+    REQUIRE((WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL));
+    REQUIRE_FALSE(std::filesystem::exists(dir));
     Model read(other_rng);
     attn::load_checkpoint(read, dir);
     CHECK(same_weights(read, saved));
     CHECK(attn::is_checkpoint_folder(dir));
-    CHECK_FALSE(std::filesystem::exists(aside));
+    CHECK(leftovers_of(dir).empty());
+    CHECK_FALSE(std::filesystem::exists(dir / ".save-in-progress"));
     std::filesystem::remove_all(dir.parent_path());
 }
 

@@ -203,7 +203,15 @@ TEST_CASE("plot: a render removes what killed renders left, and nothing of the l
     attn::write_text_atomically(killed / "attention.png", "\x89PNG half");
     attn::write_text_atomically(learners / "notes.txt", "mine\n");
     attn::write_text_atomically(running / ".written-by-attn-plot", "marker\n");
+    // Folders of the learner's named like this process's next render folders: used by no render.
+    const std::string own = ".render" + std::to_string(::getpid()) + "_";
+    const unsigned next = attn::plot::detail::next_render_number();
+    for (const unsigned n : {next, next + 1}) {
+        fs::create_directories(dir.path / (own + std::to_string(n)));
+        attn::write_text_atomically(dir.path / (own + std::to_string(n)) / "notes.txt", "mine\n");
+    }
     REQUIRE(attn::plot::save(small_heatmap(), dir.path, "next").rendered);
+    for (const unsigned n : {next, next + 1}) CHECK(slurp(dir.path / (own + std::to_string(n)) / "notes.txt") == "mine\n");
     CHECK_FALSE(fs::exists(killed));
     CHECK_FALSE(fs::exists(empty));
     CHECK(slurp(learners / "notes.txt") == "mine\n");

@@ -14,6 +14,9 @@
 TEST_CASE("summary: JSON strings and numbers are escaped" * doctest::test_suite("common")) {
     CHECK(attn::json_string("a \"quoted\" \\ path\n") == "\"a \\\"quoted\\\" \\\\ path\\n\"");
     CHECK(attn::json_string("é年") == "\"é年\"");
+    // Bytes that are not UTF-8 (a file name in Latin-1, a cut character) become U+FFFD.
+    CHECK(attn::json_string("non\xffutf8") == "\"non\\ufffdutf8\"");
+    CHECK(attn::json_string("cut \xe5\xb9") == "\"cut \\ufffd\\ufffd\"");
     CHECK(attn::json_number(0.5) == "0.5");
     CHECK(attn::json_number(std::nan("")) == "null");
 }
@@ -65,13 +68,18 @@ TEST_CASE("summary: a run into an old folder leaves only its own figures, and th
           doctest::test_suite("common")) {
     const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("attn_test_earlier_" + std::to_string(::getpid()));
     std::filesystem::remove_all(dir);
-    // An earlier run's figure (its script carries the plot module's header), a figure of this
-    // run, and a learner's own script and picture.
+    // An earlier run's figure (its script carries the plot module's header, naming the script), a
+    // figure of this run, and a learner's own scripts and pictures.
     attn::plot::LinePlot plot;
     plot.title = "loss";
     plot.series = {{"train", {0, 1}, {2, 1}, false}};
     attn::plot::save(plot, dir, "this_run");
-    attn::write_text_atomically(dir / "old_curve.gp", "# A line plot, written by attn::plot (common/plot_*.cpp).\nplot x\n");
+    const std::string old_header = "# A line plot, written by attn::plot (common/plot_*.cpp).\n"
+                                   "# Edit freely, then re-render from this folder with:  gnuplot old_curve.gp\n";
+    attn::write_text_atomically(dir / "old_curve.gp", old_header + "plot x\n");
+    // The learner's copy of an earlier figure, header and all, under a name of their own.
+    attn::write_text_atomically(dir / "my_version.gp", old_header + "plot x**2\n");
+    attn::write_text_atomically(dir / "my_version.png", "the learner's picture");
     attn::write_text_atomically(dir / "old_curve.png", "an old picture");
     attn::write_text_atomically(dir / "old_curve.dat", "0 1\n");
     attn::write_text_atomically(dir / "mine.gp", "# my own plot\nplot sin(x)\n");
@@ -82,7 +90,8 @@ TEST_CASE("summary: a run into an old folder leaves only its own figures, and th
     summary.metric("accuracy", "accuracy", 0.97, 0.95, 1.0);
     summary.finish(dir, 1.0);
     for (const char* gone : {"old_curve.gp", "old_curve.png", "old_curve.dat"}) CHECK_FALSE(std::filesystem::exists(dir / gone));
-    for (const char* kept : {"this_run.gp", "this_run.dat", "mine.gp", "mine.png"}) CHECK(std::filesystem::exists(dir / kept));
+    for (const char* kept : {"this_run.gp", "this_run.dat", "mine.gp", "mine.png", "my_version.gp", "my_version.png"})
+        CHECK(std::filesystem::exists(dir / kept));
     CHECK(attn::read_text(dir / "report.html").find("the last run's page") == std::string::npos);
     std::filesystem::remove_all(dir);
 }

@@ -187,6 +187,13 @@ if ( ulimit -v 1500000 && refused "ch04 --conv-channels 1024 under ulimit -v" \
 else
     failed=$((failed + 1))
 fi
+# Under a limit too small for OpenBLAS's work buffer a run would hang for ever: refused at once.
+if ( ulimit -v 200000 && refused "ch00 under ulimit -v 200000" "the address-space limit (ulimit -v) is 195 MiB" \
+         ch00 --quick --out o_mem && [ "$failed" -eq 0 ] ); then
+    pass
+else
+    failed=$((failed + 1))
+fi
 
 echo "bad_input: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
