@@ -70,6 +70,6 @@ TEST_CASE("ranges: every quick run of the seed sweep lands inside its chapter's 
     CHECK(chapters.size() >= 3);
     for (const auto& [row, seeds] : seeds_per_row) {
         CAPTURE(row);
-        CHECK(seeds.size() >= 18);   // a sweep, not a handful of seeds
+        CHECK(seeds.size() >= 30);   // the sweep of docs/ranges.md, not a handful of seeds
     }
 }
