@@ -12,6 +12,7 @@
 #include <fstream>
 #include <limits>
 #include <mutex>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -72,6 +73,17 @@ void remove_stale_render_folders(const fs::path& where) {
 
 // Numbers this process's render folders (.render<pid>_<n>).
 std::atomic<unsigned> renders{0};
+
+// When this process started, near enough (static initialisation): a file older than this was
+// written by an earlier run.
+const fs::file_time_type process_start = fs::file_time_type::clock::now();
+
+// The folders this process has drawn into: the earlier runs' figures there go before the first
+// figure of this one, so that a run cut short (a full disk) leaves no mixture of two runs.
+std::set<fs::path>& folders_drawn_into() {
+    static std::set<fs::path> folders;
+    return folders;
+}
 
 // The scripts this process wrote (write_and_render), so that remove_earlier_figures keeps them.
 std::mutex written_lock;
@@ -145,6 +157,14 @@ std::pair<bool, std::string> run_gnuplot(const fs::path& where, const std::strin
 Files write_and_render(const fs::path& dir, const std::string& name, const std::string& script) {
     const fs::path where = dir.empty() ? fs::path(".") : dir;
     Files files{where / (name + ".gp"), where / (name + ".svg"), where / (name + ".png"), false, ""};
+    bool first_here = false;
+    {
+        const std::lock_guard<std::mutex> hold(written_lock);
+        first_here = folders_drawn_into().insert(identity(where)).second;
+    }
+    // Only files older than this process: this figure's data is already written, and another
+    // run drawing into the same folder right now keeps its figures.
+    if (first_here) remove_figures(where, true);
     write_text_atomically(files.script, script);
     {
         const std::lock_guard<std::mutex> hold(written_lock);
@@ -198,20 +218,15 @@ Files write_and_render(const fs::path& dir, const std::string& name, const std::
     return files;
 }
 
-}  // namespace attn::plot::detail
-
-namespace attn::plot {
-
-void remove_earlier_figures(const std::filesystem::path& dir) {
-    namespace fs = std::filesystem;
+void remove_figures(const fs::path& dir, bool only_older_than_this_run) {
     std::error_code error;
     std::vector<fs::path> earlier;
     for (fs::directory_iterator it(dir, error), end; !error && it != end; it.increment(error)) {
         const fs::path script = it->path();
         if (script.extension() != ".gp" || !fs::is_regular_file(fs::symlink_status(script, error))) continue;
         {
-            const std::lock_guard<std::mutex> hold(detail::written_lock);
-            if (detail::written_scripts().count(detail::identity(script))) continue;
+            const std::lock_guard<std::mutex> hold(written_lock);
+            if (written_scripts().count(identity(script))) continue;
         }
         // A figure of ours: the signature on the script's first line, and on its second the script's
         // own name (so a learner's copy under another name, header and all, is the learner's).
@@ -222,13 +237,32 @@ void remove_earlier_figures(const std::filesystem::path& dir) {
         const std::string own_name = "gnuplot " + script.filename().string();
         const bool named_here = second.size() >= own_name.size() &&
                                 second.compare(second.size() - own_name.size(), own_name.size(), own_name) == 0;
-        if (head.find(detail::script_signature) != std::string::npos && named_here) earlier.push_back(script);
+        if (head.find(script_signature) != std::string::npos && named_here) earlier.push_back(script);
     }
-    for (const fs::path& script : earlier)
-        for (const char* extension : {".svg", ".png", ".dat", ".gp"}) {   // the script last: it marks the figure
-            fs::path file = script;
-            fs::remove(file.replace_extension(extension), error);
+    for (const fs::path& script : earlier) {
+        // The figure's files: NAME.svg, .png, .dat, the data files its script reads that are named
+        // after it (NAME_grid.dat), and the script last, as it marks the figure.
+        std::vector<fs::path> files;
+        for (const char* extension : {".svg", ".png", ".dat"}) files.push_back(fs::path(script).replace_extension(extension));
+        const std::string stem = script.stem().string(), text = read_or_empty(script);
+        static const std::regex data_file(R"('([A-Za-z0-9_.-]+\.dat)')");
+        for (std::sregex_iterator it(text.begin(), text.end(), data_file), end; it != end; ++it)
+            if ((*it)[1].str().compare(0, stem.size() + 1, stem + "_") == 0) files.push_back(dir / (*it)[1].str());
+        files.push_back(script);
+        for (const fs::path& file : files) {
+            if (only_older_than_this_run) {
+                const fs::file_time_type written = fs::last_write_time(file, error);
+                if (error || written >= process_start) continue;
+            }
+            fs::remove(file, error);
         }
+    }
 }
+
+}  // namespace attn::plot::detail
+
+namespace attn::plot {
+
+void remove_earlier_figures(const std::filesystem::path& dir) { detail::remove_figures(dir, false); }
 
 }  // namespace attn::plot

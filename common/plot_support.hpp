@@ -140,6 +140,12 @@ std::pair<bool, std::string> run_gnuplot(const fs::path& where, const std::strin
 // render removes the old SVG/PNG, so it never leaves last run's figure looking current.
 Files write_and_render(const fs::path& dir, const std::string& name, const std::string& script);
 
+// Removes the figures of other runs in `dir`: the .gp scripts that carry the plot module's header
+// naming that very script (never the learner's files) and were not written by this process, with
+// their .svg, .png and .dat. With `only_older_than_this_run`, only files older than this process
+// (what the first figure of a run removes; plot::remove_earlier_figures removes them all).
+void remove_figures(const fs::path& dir, bool only_older_than_this_run);
+
 void check_heatmap(const char* function, const Heatmap& plot);
 
 // The colour range: z_min/z_max where given, else the finite values' range, never empty.

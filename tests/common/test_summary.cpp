@@ -5,6 +5,7 @@
 
 #include <doctest/doctest.h>
 
+#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <iostream>
@@ -93,6 +94,33 @@ TEST_CASE("summary: a run into an old folder leaves only its own figures, and th
     for (const char* kept : {"this_run.gp", "this_run.dat", "mine.gp", "mine.png", "my_version.gp", "my_version.png"})
         CHECK(std::filesystem::exists(dir / kept));
     CHECK(attn::read_text(dir / "report.html").find("the last run's page") == std::string::npos);
+    std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("plot: a run's first figure removes the earlier runs' figures, so a run cut short leaves no mixture" *
+          doctest::test_suite("common")) {
+    const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("attn_test_first_figure_" + std::to_string(::getpid()));
+    std::filesystem::remove_all(dir);
+    const auto header = [](const std::string& name) {
+        return "# A line plot, written by attn::plot (common/plot_*.cpp).\n"
+               "# Edit freely, then re-render from this folder with:  gnuplot " + name + ".gp\n";
+    };
+    // An earlier run's figures (written an hour ago), one of them named like this run's figure.
+    const auto an_hour_ago = std::filesystem::file_time_type::clock::now() - std::chrono::hours(1);
+    for (const std::string name : {"attention_old", "curve"})
+        for (const std::string extension : {".gp", ".png", ".dat", "_grid.dat"}) {   // _grid.dat: named in the script
+            const std::filesystem::path file = dir / (name + extension);
+            attn::write_text_atomically(file, extension == ".gp" ? header(name) + "plot '" + name + "_grid.dat'\n" : "earlier run");
+            std::filesystem::last_write_time(file, an_hour_ago);
+        }
+    attn::plot::LinePlot plot;
+    plot.title = "loss";
+    plot.series = {{"train", {0, 1}, {2, 1}, false}};
+    attn::plot::save(plot, dir, "curve");   // this run's first figure; no summary is written (a run cut short)
+    for (const char* gone : {"attention_old.gp", "attention_old.png", "attention_old.dat", "attention_old_grid.dat"})
+        CHECK_FALSE(std::filesystem::exists(dir / gone));
+    CHECK(attn::read_text(dir / "curve.dat") != "earlier run");   // this run's own figure stays whole
+    CHECK(attn::read_text(dir / "curve.gp").find("curve_grid.dat") == std::string::npos);
     std::filesystem::remove_all(dir);
 }
 

@@ -85,6 +85,21 @@ for room in 0 16 64 160 400 800 1200; do
     outputs_sound "$disk/out00" "ch00 rerun after $room KiB free" finished
 done
 
+# ---- A full disk in the middle of a run into the folder of an earlier run: the figures there are
+# all the earlier run's (the disk was full before the first figure) or none of them are.
+for room in 200 400 800; do
+    rm -rf "$disk/out00"
+    "$bin/ch00" --quick --seed 1 --out "$disk/out00" > /dev/null 2>&1 || fail "ch00 --seed 1 into an empty disk: exit code $?"
+    touch "$disk/second_run_starts"
+    fill_leaving "$room"
+    "$bin/ch00" --quick --seed 2 --out "$disk/out00" > /dev/null 2>&1
+    earlier=$(find "$disk/out00" -maxdepth 1 \( -name '*.png' -o -name '*.svg' -o -name '*.gp' -o -name '*.dat' \) ! -newer "$disk/second_run_starts" | wc -l)
+    all=$(find "$disk/out00" -maxdepth 1 \( -name '*.png' -o -name '*.svg' -o -name '*.gp' -o -name '*.dat' \) | wc -l)
+    if [ "$earlier" -eq 0 ] || [ "$earlier" -eq "$all" ]; then pass
+    else fail "ch00 into an earlier run's folder with $room KiB free: $earlier of $all figure files are the earlier run's"; fi
+    rm -f "$disk/filler" "$disk/second_run_starts"
+done
+
 # ---- A full disk during a save: the old checkpoint stays whole, and loads.
 rm -rf "$disk/out00"
 "$bin/ch01" --quick --steps 2 --out "$disk/o1" --save "$disk/ck" > /dev/null 2>&1 || fail "the first save: exit code $?"
