@@ -91,6 +91,13 @@ void add_standard_flags(CommandLine& cli, RunSettings& settings, const std::stri
 void finish_standard_flags(const CommandLine& cli, RunSettings& settings, const std::string& chapter_dir,
                            int default_steps, int quick_steps);
 
+// The exercises of earlier chapters for which a --mine program runs the reference code, the
+// learner's being still stubs ("03.2 03.3"): set once, before main, by a file the build
+// generates for each chapter's --mine program (cmake/CourseChapter.cmake); empty otherwise.
+// A --mine run prints them when it starts and in its summary, and records them in summary.json.
+const std::string& reference_stand_ins();
+bool set_reference_stand_ins(const char* ids);
+
 // Runs a chapter's body and turns failures into exit codes: UsageError -> one line, the
 // usage, exit 2; InputError -> one line, exit 2; any other exception -> "error: ..." and exit 1 (a learner's unfinished
 // exercise included, with the command that checks it).

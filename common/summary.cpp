@@ -74,6 +74,7 @@ Summary::Summary(std::string chapter, const RunSettings& settings)
     settings_.push_back({"seed", std::to_string(settings.seed), true});   // every digit (json_number keeps 9)
     setting("steps", settings.steps);
     setting("quick", settings.quick ? "true" : "false");
+    if (mine_ && !reference_stand_ins().empty()) setting("reference_stand_ins", reference_stand_ins());
 }
 
 void Summary::setting(const std::string& key, const std::string& value) {
@@ -115,6 +116,9 @@ bool Summary::all_in_range() const {
 std::filesystem::path Summary::finish(const std::filesystem::path& dir, double seconds) {
     setting("seconds", seconds);
     std::cout << "\nSummary (" << chapter_ << ")\n";
+    if (mine_ && !reference_stand_ins().empty())
+        std::cout << "  (the reference code stood in for your exercises " << reference_stand_ins()
+                  << ", still stubs)\n";
     // One column for the values: every label padded to the widest (in characters, not bytes).
     const auto glyphs = [](const std::string& text) {
         std::size_t count = 0;

@@ -39,6 +39,9 @@ function drawSummary() {
     if (reference) row.appendChild(el("td", {class: "value"}, reference[key] ? shown(reference[key].value) : "—"));
     table.appendChild(row);
   }
+  if (data.summary.reference_stand_ins)   // a --mine run: earlier exercises the learner has not written yet
+    table.parentNode.insertBefore(el("p", {class: "note"}, "The reference code stood in for these exercises of " +
+      "earlier chapters, still stubs in your code: " + data.summary.reference_stand_ins + "."), table);
   const settings = document.getElementById("settings");
   for (const [key, value] of Object.entries(data.summary))
     if (key !== "metrics" && key !== "chapter") settings.appendChild(el("span", {}, key + " " + value));

@@ -185,16 +185,34 @@ else
     failures=$((failures + 1)); echo "FAIL watch with a broken inotifywait (started $starts times):"; sed 's/^/     | /' "$watch_log" | tail -n 20
 fi
 
-# a learner who starts at chapter 01: its checks pass, --mine still needs chapter 00
+# a learner who starts at chapter 01: its checks pass, and chapter 01 calls no exercise of chapter 00
 cp solutions/01_encoder_decoder/*.cpp exercises/01_encoder_decoder/
-expect "check says when --mine still needs earlier exercises" 0 'Every exercise of chapter 01 passes' 'do not pass yet.*00\.[123]' \
-    '!Now: \./course run 01 --mine' -- ./course check 01
+expect "check: a chapter that calls no earlier exercise is ready for --mine" 0 'Every exercise of chapter 01 passes. Now: \./course run 01 --mine' \
+    '!earlier exercises' -- ./course check 01
 sleep 1
 git checkout -q -- exercises/01_encoder_decoder/gru_cell.cpp   # the stub again, saved after its last check
 expect "progress checks again an exercise saved after its last check" 0 '^  01\.1 +gru_cell +todo' \
     '^  01\.2 +encode +pass +[a-z]' '^Checked again, their files having changed since their last check:( [0-9]+\.[0-9]+)* 01\.1[ .]' \
     '!\(edited\)' -- ./course progress
 git checkout -q -- exercises/01_encoder_decoder
+
+# a learner who starts at chapter 02: --mine runs their chapter 02 and the reference code for the
+# earlier exercises chapter 02 calls (chapters/02_bahdanau_attention/earlier_exercises.tsv), named
+cp solutions/02_bahdanau_attention/*.cpp exercises/02_bahdanau_attention/
+expect "check names exactly the earlier exercises --mine calls that are still stubs" 0 \
+    'Every exercise of chapter 02 passes. Now: \./course run 02 --mine' 'not written: 00\.1 00\.2 01\.1 01\.2 01\.3;' \
+    -- ./course check 02
+expect "run --mine from chapter 02 runs, the reference code standing in for the stubs, and says so" 0 \
+    '^note: your exercises 00\.1 00\.2 01\.1 01\.2 01\.3 of earlier chapters are still stubs' \
+    'the reference code stood in for your exercises 00\.1 00\.2 01\.1 01\.2 01\.3' \
+    -- ./course run 02 --mine --quick --steps 3 --out "$scratch/mine02"
+grep -q '"reference_stand_ins": "00.1 00.2 01.1 01.2 01.3"' "$scratch/mine02/summary.json" && passes=$((passes + 1)) ||
+    { failures=$((failures + 1)); echo "FAIL the --mine run's summary.json does not record the stand-ins"; }
+cp solutions/00_foundations/softmax.cpp exercises/00_foundations/   # solved: the learner's code runs now
+expect "an earlier exercise once solved is the learner's code in the next --mine run" 0 \
+    '^note: your exercises 00\.2 01\.1 01\.2 01\.3 of earlier chapters' \
+    -- ./course run 02 --mine --quick --steps 3 --out "$scratch/mine02"
+git checkout -q -- exercises/02_bahdanau_attention exercises/00_foundations
 
 # a learner who moved the solutions away (not to be tempted) or lost the exercise lists
 mv solutions ../solutions.away.$$
