@@ -33,8 +33,8 @@ plot::LinePlot accuracy_by_heads_plot(const std::vector<std::size_t>& heads, con
     plot.xlabel = "heads (d_h = d / heads)";
     plot.ylabel = "test accuracy";
     plot.y_min = 0.0;
-    plot.y_max = 1.35;             // room above 1 for the legend, which would cover a line anywhere else
-    plot.legend = "top right";
+    plot.y_max = 1.05;             // accuracies: the axis stops just above 1
+    plot.legend = "below";         // inside, the legend would cover a line anywhere
     plot::Series models{"trained models", {}, accuracy};
     models.markers = true;
     for (std::size_t k = 0; k < heads.size(); ++k) {

@@ -79,8 +79,8 @@ plot::LinePlot accuracy_by_measure_plot(const std::vector<std::string>& measures
     plot.xlabel = "accuracy per token or per whole sequence, on the trained lengths or at unseen positions";
     plot.ylabel = "test accuracy";
     plot.y_min = 0.0;
-    plot.y_max = 1.35;             // room above 1 for the legend
-    plot.legend = "top left";
+    plot.y_max = 1.05;             // accuracies: the axis stops just above 1
+    plot.legend = "below";         // inside, the legend would cover the markers
     std::vector<double> x;
     for (std::size_t k = 0; k < measures.size(); ++k) {
         x.push_back(static_cast<double>(k));   // evenly spaced, labelled with the measure
