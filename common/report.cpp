@@ -164,7 +164,8 @@ std::string page_html(const Page& page) {
          << "<div class=\"axis\" id=\"keys-label\"></div><div class=\"tokens\" id=\"keys\"></div>\n"
          << "<div id=\"readout\" aria-live=\"polite\"></div><div id=\"thumbnails\"></div></section>\n"
          << "<section id=\"summary\"><h2>Summary</h2><div class=\"table-box\"><table id=\"metrics\"></table></div>"
-         << (page.reference_json.empty() ? "" : "<p>The last column is the reference run's (out/ without mine/).</p>")
+         << (page.reference_json.empty() ? "" : "<p>The last column is the reference run's (out/ without mine/), with the same settings.</p>")
+         << (page.reference_note.empty() ? "" : "<p class=\"note\">" + escape_html(page.reference_note) + "</p>")
          << "<div id=\"settings\"></div></section>\n"
          << "<section id=\"figures\"><h2>Figures</h2>\n";
     for (const plot::Files& files : page.figures) html << figure_html(files);

@@ -56,6 +56,7 @@ struct Page {
     std::string summary_json;                    // the text written to summary.json, embedded as it is
     std::map<std::string, std::string> labels;   // metric key -> its label in the table
     std::string reference_json;                  // the reference run's summary.json, or empty
+    std::string reference_note;                  // why it is not shown (a run with other settings), or empty
     std::vector<plot::Files> figures;
     std::vector<AttentionRecord> attention;
 };

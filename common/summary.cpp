@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <iostream>
 #include <regex>
+#include <set>
 #include <sstream>
 
 namespace attn {
@@ -113,6 +114,28 @@ bool Summary::all_in_range() const {
     return true;
 }
 
+std::string Summary::settings_that_differ(const std::filesystem::path& reference) const {
+    std::string differ;
+    try {
+        const SavedSummary other(reference);
+        // What the flags set (the rest of a summary's keys are results and timings, which differ).
+        static const std::set<std::string> flags = {
+            "quick", "steps", "seed", "task", "data", "batch", "embedding", "hidden", "lr", "lr_end", "heads", "layers",
+            "feed_forward", "warmup", "label_smoothing", "norm", "score", "width", "points", "conv_channels",
+            "embedding_init", "beam", "trials", "loaded"};
+        for (const Setting& s : settings_) {
+            if (!flags.count(s.key)) continue;
+            const std::string theirs = other.has(s.key) ? other.text(s.key) : std::string("none");
+            const bool bare = s.is_number || s.text == "true" || s.text == "false";   // a string is kept escaped
+            const std::string ours = bare ? s.text : json_string(s.text).substr(1, json_string(s.text).size() - 2);
+            if (theirs != ours) differ += (differ.empty() ? "" : ", ") + s.key + " " + theirs + " against " + s.text + " here";
+        }
+    } catch (const std::exception&) {
+        return "its summary.json cannot be read";
+    }
+    return differ;
+}
+
 std::filesystem::path Summary::finish(const std::filesystem::path& dir, double seconds) {
     setting("seconds", seconds);
     std::cout << "\nSummary (" << chapter_ << ")\n";
@@ -164,11 +187,19 @@ std::filesystem::path Summary::finish(const std::filesystem::path& dir, double s
     write_text_atomically(path, json.str());
 
     // The page embeds the very text of summary.json, so its numbers cannot differ.
-    report::Page page{report::chapter_title(chapter_), json.str(), {}, "", figures_, attention_};
+    report::Page page{report::chapter_title(chapter_), json.str(), {}, "", "", figures_, attention_};
     for (const Metric& m : metrics_) page.labels[m.key] = m.label;
     const std::filesystem::path reference = course_root() / "out" / chapter_ / "summary.json";
     std::error_code error;
-    if (mine_ && std::filesystem::is_regular_file(reference, error)) page.reference_json = read_text(reference);
+    if (mine_ && std::filesystem::is_regular_file(reference, error)) {
+        // Like with like: the reference run's numbers go beside the learner's only when it had the
+        // same settings (a --quick run of 300 steps is not a default run of 3000).
+        const std::string differ = settings_that_differ(reference);
+        if (differ.empty()) page.reference_json = read_text(reference);
+        else page.reference_note = "The reference run in out/" + chapter_ + "/ had other settings (" + differ +
+                                   "), so its numbers are not set beside these. Run the chapter without --mine "
+                                   "and with the same flags to compare.";
+    }
     write_text_atomically(dir / "report.html", report::page_html(page));
     return path;
 }

@@ -60,6 +60,9 @@ private:
     };
     std::string chapter_;
     bool mine_;
+    // The settings in which the reference run of `reference` (a summary.json) differs from this
+    // run, as "steps 3000 against 300 here, quick false against true here"; empty when none do.
+    std::string settings_that_differ(const std::filesystem::path& reference) const;
     std::vector<Setting> settings_;
     std::vector<Metric> metrics_;
     std::vector<plot::Files> figures_;

@@ -163,3 +163,31 @@ TEST_CASE("files: a file that cannot be written gives an error naming it" * doct
     CHECK_THROWS_WITH_AS(attn::write_text_atomically("/proc/attn_cannot_write/x.json", "{}"),
                          doctest::Contains("/proc/attn_cannot_write"), std::runtime_error);
 }
+
+TEST_CASE("summary: a --mine run's page sets the reference run's numbers beside its own only at the same settings" *
+          doctest::test_suite("common")) {
+    const std::filesystem::path reference_dir = attn::course_root() / "out" / "99_test";
+    const std::filesystem::path mine_dir = std::filesystem::temp_directory_path() / ("attn_test_like_" + std::to_string(::getpid()));
+    const auto run = [](const std::string& variant, int steps, bool quick, const std::filesystem::path& dir) {
+        attn::RunSettings settings;
+        settings.variant = variant;
+        settings.steps = steps;
+        settings.quick = quick;
+        attn::Summary summary("99_test", settings);
+        summary.setting("final_loss", variant == "mine" ? 0.5 : 0.25);   // a result, not a setting: may differ
+        summary.metric("accuracy", "accuracy", 0.97, 0.95, 1.0);
+        summary.finish(dir, 1.0);
+        return attn::read_text(dir / "report.html");
+    };
+    run("reference", 3000, false, reference_dir);
+    const std::string other = run("mine", 300, true, mine_dir);
+    CHECK(other.find("had other settings (steps 3000 against 300 here, quick false against true here)") != std::string::npos);
+    CHECK(other.find("<script type=\"application/json\" id=\"reference-data\"></script>") != std::string::npos);
+    run("reference", 300, true, reference_dir);
+    const std::string same = run("mine", 300, true, mine_dir);
+    CHECK(same.find("had other settings") == std::string::npos);
+    CHECK(same.find("with the same settings") != std::string::npos);
+    CHECK(same.find("<script type=\"application/json\" id=\"reference-data\"></script>") == std::string::npos);
+    std::filesystem::remove_all(reference_dir);
+    std::filesystem::remove_all(mine_dir);
+}
