@@ -24,9 +24,10 @@ inline const RangeTable& expected_ranges() {
         {"test_bleu",             "dates",               0.996, 1,     0},       // seeds 42: 0.999, 1: 0.998, 2: 0.999
         {"test_token_accuracy",   "dates",               0.997, 1,     0.0539},  // seeds 42: 0.999, 1: 0.999, 2: 1.000
         {"test_exact_match",      "dates",               0.991, 1,     0},       // seeds 42: 0.996, 1: 0.993, 2: 0.997
-        {"test_bleu",             "dates --quick",       0.657, 0.787, 0},       // seeds 42: 0.755, 1: 0.731, 2: 0.690
-        {"test_token_accuracy",   "dates --quick",       0.799, 0.866, 0.0525},  // seeds 42: 0.848, 1: 0.834, 2: 0.818
-        {"test_exact_match",      "dates --quick",       0.089, 0.31,  0},       // seeds 42: 0.255, 1: 0.200, 2: 0.145
+        // dates --quick: 30 seeds (100-129, docs/ranges.md), the wider of the rule and the old range
+        {"test_bleu",             "dates --quick",       0.657, 0.81,  0},       // 30 runs, 0.707 to 0.780
+        {"test_token_accuracy",   "dates --quick",       0.799, 0.88,  0.0525},  // 30 runs, 0.822 to 0.863
+        {"test_exact_match",      "dates --quick",       0.04,  0.41,  0},       // 30 runs, 0.135 to 0.345
     };
     return table;
 }

@@ -24,9 +24,10 @@ inline const RangeTable& expected_ranges() {
         {"test_bleu",             "dates",               0.997, 1,     0.00802},  // seeds 42: 1.000, 1: 1.000, 2: 1.000
         {"test_token_accuracy",   "dates",               0.997, 1,     0.0882},  // seeds 42: 1.000, 1: 1.000, 2: 1.000
         {"test_exact_match",      "dates",               0.997, 1,     0},       // seeds 42: 1.000, 1: 0.999, 2: 1.000
-        {"test_bleu",             "dates --quick",       0.935, 1,     0.00731},  // seeds 42: 0.979, 1: 0.981, 2: 0.951
-        {"test_token_accuracy",   "dates --quick",       0.961, 1,     0.084},   // seeds 42: 0.988, 1: 0.987, 2: 0.970
-        {"test_exact_match",      "dates --quick",       0.754, 1,     0},       // seeds 42: 0.935, 1: 0.920, 2: 0.815
+        // dates --quick: 30 seeds (100-129, docs/ranges.md), the wider of the rule and the old range
+        {"test_bleu",             "dates --quick",       0.93,  1,     0.00731},  // 30 runs, 0.949 to 0.988
+        {"test_token_accuracy",   "dates --quick",       0.95,  1,     0.084},   // 30 runs, 0.960 to 0.994
+        {"test_exact_match",      "dates --quick",       0.74,  1,     0},       // 30 runs, 0.795 to 0.955
     };
     return table;
 }

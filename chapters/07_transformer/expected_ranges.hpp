@@ -32,10 +32,11 @@ inline const RangeTable& expected_ranges() {
         {"test_token_accuracy",     "dates",               0.993,  1,      0.0118},   // seeds 42: 1, 1: 1, 2: 1
         {"test_exact_match",        "dates",               0.985,  1,      0},        // seeds 42: 1, 1: 1, 2: 1
         {"longest_bucket_bleu",     "dates",               0.985,  1,      0},        // seeds 42: 1, 1: 1, 2: 1
-        {"test_bleu",               "dates --quick",       0.862,  0.936,  0},        // seeds 42: 0.908, 1: 0.909, 2: 0.888
-        {"test_token_accuracy",     "dates --quick",       0.899,  0.968,  0.0118},   // seeds 42: 0.940, 1: 0.937, 2: 0.926
-        {"test_exact_match",        "dates --quick",       0.615,  0.795,  0},        // seeds 42: 0.735, 1: 0.720, 2: 0.675
-        {"longest_bucket_bleu",     "dates --quick",       0.78,   0.975,  0},        // seeds 42: 0.910, 1: 0.900, 2: 0.845
+        // dates --quick: 30 seeds (100-129, docs/ranges.md), the wider of the rule and the old range
+        {"test_bleu",               "dates --quick",       0.85,   0.96,   0},        // 30 runs, 0.873 to 0.936
+        {"test_token_accuracy",     "dates --quick",       0.89,   0.98,   0.0118},   // 30 runs, 0.918 to 0.957
+        {"test_exact_match",        "dates --quick",       0.56,   0.87,   0},        // 30 runs, 0.590 to 0.805
+        {"longest_bucket_bleu",     "dates --quick",       0.78,   1,      0},        // 30 runs, 0.842 to 0.948
     };
     return table;
 }
