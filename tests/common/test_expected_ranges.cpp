@@ -72,4 +72,11 @@ TEST_CASE("ranges: every quick run of the seed sweep lands inside its chapter's 
         CAPTURE(row);
         CHECK(seeds.size() >= 30);   // the sweep of docs/ranges.md, not a handful of seeds
     }
+    // And every --quick row of every table comes from the sweep.
+    for (const auto& [chapter, table] : tables())
+        for (const attn::ExpectedRange& row : *table) {
+            const std::string name = chapter + " " + row.settings + " " + row.metric;
+            const bool quick = row.settings.size() >= 7 && row.settings.compare(row.settings.size() - 7, 7, "--quick") == 0;
+            if (quick) CHECK_MESSAGE(seeds_per_row.count(name) == 1, name << " has no runs in quick_sweep.tsv");
+        }
 }
