@@ -162,9 +162,9 @@ Files write_and_render(const fs::path& dir, const std::string& name, const std::
         const std::lock_guard<std::mutex> hold(written_lock);
         first_here = folders_drawn_into().insert(identity(where)).second;
     }
-    // Only files older than this process: this figure's data is already written, and another
-    // run drawing into the same folder right now keeps its figures.
-    if (first_here) remove_figures(where, true);
+    // Not this figure (its data is written already; the render replaces the rest), and only
+    // files older than this process: another run drawing into the same folder now keeps its own.
+    if (first_here) remove_figures(where, true, name);
     write_text_atomically(files.script, script);
     {
         const std::lock_guard<std::mutex> hold(written_lock);
@@ -218,12 +218,13 @@ Files write_and_render(const fs::path& dir, const std::string& name, const std::
     return files;
 }
 
-void remove_figures(const fs::path& dir, bool only_older_than_this_run) {
+void remove_figures(const fs::path& dir, bool only_older_than_this_run, const std::string& keep) {
     std::error_code error;
     std::vector<fs::path> earlier;
     for (fs::directory_iterator it(dir, error), end; !error && it != end; it.increment(error)) {
         const fs::path script = it->path();
         if (script.extension() != ".gp" || !fs::is_regular_file(fs::symlink_status(script, error))) continue;
+        if (!keep.empty() && script.stem() == keep) continue;
         {
             const std::lock_guard<std::mutex> hold(written_lock);
             if (written_scripts().count(identity(script))) continue;
@@ -263,6 +264,6 @@ void remove_figures(const fs::path& dir, bool only_older_than_this_run) {
 
 namespace attn::plot {
 
-void remove_earlier_figures(const std::filesystem::path& dir) { detail::remove_figures(dir, false); }
+void remove_earlier_figures(const std::filesystem::path& dir) { detail::remove_figures(dir, false, ""); }
 
 }  // namespace attn::plot

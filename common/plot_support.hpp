@@ -143,8 +143,9 @@ Files write_and_render(const fs::path& dir, const std::string& name, const std::
 // Removes the figures of other runs in `dir`: the .gp scripts that carry the plot module's header
 // naming that very script (never the learner's files) and were not written by this process, with
 // their .svg, .png and .dat. With `only_older_than_this_run`, only files older than this process
-// (what the first figure of a run removes; plot::remove_earlier_figures removes them all).
-void remove_figures(const fs::path& dir, bool only_older_than_this_run);
+// (what the first figure of a run removes; plot::remove_earlier_figures removes them all), and
+// never the figure named `keep` (the one being drawn).
+void remove_figures(const fs::path& dir, bool only_older_than_this_run, const std::string& keep);
 
 void check_heatmap(const char* function, const Heatmap& plot);
 
