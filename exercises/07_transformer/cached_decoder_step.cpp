@@ -10,12 +10,8 @@ namespace attn::ch07 {
 template <class T>
 CachedLayerStep<T> cached_decoder_step(const TransformerDecoderLayer<T>& layer, const Var<T>& y_t,
                                        const LayerCache<T>& cache, const ch03::Mask& memory_padding) {
-    // TODO(07.4): return the decoder block (7.4) at the new position only, by (7.5): project
-    //             the self-attention input's key and value (project_heads), append them to the
-    //             cache *before* attending, attend over the grown cache and then over the
-    //             cached memory keys and values (attend_heads, blocked by memory_padding), with
-    //             the residuals and norms of layer.norm_placement; return the grown cache.
-    //             Stuck? ./course hint 07.4
+    // TODO(07.4): the decoder block (7.4) at the new position only, with the key/value cache
+    //             of (7.5): the output there and the grown cache. Hint: ./course hint 07.4
     COURSE_TODO("07.4");
 }
 

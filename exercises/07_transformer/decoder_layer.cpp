@@ -12,14 +12,10 @@ template <class T>
 DecoderLayerOutput<T> decoder_layer(const TransformerDecoderLayer<T>& layer, const Var<T>& y, const Var<T>& memory,
                                     const ch03::Mask& self_mask, const ch03::Mask& target_padding,
                                     const ch03::Mask& memory_padding) {
-    // TODO(07.3): three sub-layers, each in a residual connection with its norm (norm1, norm2,
-    //             norm3, placed as layer.norm_placement says, as in 07.2):
-    //             the target's self-attention (layer.self_attn, blocked by self_mask and
-    //             target_padding), the cross-attention (layer.multihead_attn: queries from the
-    //             decoder, keys and values from memory, blocked by memory_padding), and the
-    //             feed-forward network (7.4). Use ch05::multi_head_attention for both attentions.
-    //             Return the output and both attentions' per-head weights.
-    //             Hint: ./course hint 07.3
+    // TODO(07.3): one decoder block (7.4): the target's masked self-attention, the
+    //             cross-attention over memory, and the feed-forward network, each in a residual
+    //             connection with its norm as in 07.2. Return the output and both attentions'
+    //             per-head weights. Hint: ./course hint 07.3
     COURSE_TODO("07.3");
 }
 

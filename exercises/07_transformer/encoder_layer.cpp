@@ -11,13 +11,9 @@ namespace attn::ch07 {
 template <class T>
 EncoderLayerOutput<T> encoder_layer(const TransformerEncoderLayer<T>& layer, const Var<T>& x,
                                     const ch03::Mask& key_padding) {
-    // TODO(07.2): self-attention of x with chapter 05's ch05::multi_head_attention
-    //             (layer.self_attn; queries, keys and values all from the same input; key_padding
-    //             blocks keys), then the feed-forward network linear2(relu(linear1(.))), each in a
-    //             residual connection with its norm, placed as layer.norm_placement says:
-    //             post-norm (7.2) h = norm1(x + SA(x)), out = norm2(h + FFN(h));
-    //             pre-norm  (7.3) h = x + SA(norm1(x)), out = h + FFN(norm2(h)).
-    //             Return the output and the self-attention's per-head weights.
+    // TODO(07.2): one encoder block: self-attention, then the feed-forward network, each in a
+    //             residual connection with its norm, where layer.norm_placement puts it
+    //             ((7.2) or (7.3)). Return the output and the self-attention's per-head weights.
     //             Hint: ./course hint 07.2
     COURSE_TODO("07.2");
 }

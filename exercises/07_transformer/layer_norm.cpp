@@ -11,13 +11,9 @@ namespace attn::ch07 {
 //   y = (x - mu) / sqrt(var + eps) * weight + bias                                     (7.1)
 template <class T>
 Var<T> layer_norm(const Var<T>& x, const Var<T>& weight, const Var<T>& bias, std::size_t normalized_dims, double eps) {
-    // TODO(07.1): normalise every slice of x over its last normalized_dims axes (7.1):
-    //             mu = the mean of the slice, var = the mean of (x - mu)^2 (divide by the slice
-    //             size, not size - 1), y = (x - mu) / sqrt(var + eps) * weight + bias. Refuse
-    //             (std::invalid_argument) a normalized_dims of 0 or larger than x's rank, and a
-    //             weight or bias that does not have the shape of those last axes.
-    //             Build it from the toolkit's ops (reshape, mean, sqrt, ...): a 2-D slice is
-    //             easiest as one row. Hint: ./course hint 07.1
+    // TODO(07.1): layer normalisation (7.1) of every slice of x over its last normalized_dims
+    //             axes, with the learned weight and bias; refuse the arguments the header's
+    //             contract names. Hint: ./course hint 07.1
     COURSE_TODO("07.1");
 }
 
