@@ -85,6 +85,25 @@ std::set<fs::path>& folders_drawn_into() {
     return folders;
 }
 
+// The record, in each folder, of the figures the course's runs drew there, one name a line: a
+// figure is removed as an earlier run's only when it is listed, so no script of the learner's is
+// ever taken for one (not even a copy whose every mention of the name was replaced).
+const std::string figure_record = ".figures-drawn-by-attn";
+
+std::set<std::string> recorded_figures(const fs::path& dir) {
+    std::istringstream lines(read_or_empty(dir / figure_record));
+    std::set<std::string> names;
+    for (std::string line; std::getline(lines, line);)
+        if (!line.empty()) names.insert(line);
+    return names;
+}
+
+void write_record(const fs::path& dir, const std::set<std::string>& names) {
+    std::string text;
+    for (const std::string& name : names) text += name + "\n";
+    write_text_atomically(dir / figure_record, text);
+}
+
 // The scripts this process wrote (write_and_render), so that remove_earlier_figures keeps them.
 std::mutex written_lock;
 std::set<fs::path>& written_scripts() {
@@ -169,6 +188,8 @@ Files write_and_render(const fs::path& dir, const std::string& name, const std::
     {
         const std::lock_guard<std::mutex> hold(written_lock);
         written_scripts().insert(identity(files.script));
+        std::set<std::string> names = recorded_figures(where);
+        if (names.insert(name).second) write_record(where, names);
     }
     if (!gnuplot_available()) {
         files.note = "gnuplot not found: install gnuplot-nox, then run `gnuplot " + name +
@@ -221,10 +242,15 @@ Files write_and_render(const fs::path& dir, const std::string& name, const std::
 void remove_figures(const fs::path& dir, bool only_older_than_this_run, const std::string& keep) {
     std::error_code error;
     std::vector<fs::path> earlier;
+    std::set<std::string> recorded;
+    {
+        const std::lock_guard<std::mutex> hold(written_lock);
+        recorded = recorded_figures(dir);
+    }
     for (fs::directory_iterator it(dir, error), end; !error && it != end; it.increment(error)) {
         const fs::path script = it->path();
         if (script.extension() != ".gp" || !fs::is_regular_file(fs::symlink_status(script, error))) continue;
-        if (!keep.empty() && script.stem() == keep) continue;
+        if ((!keep.empty() && script.stem() == keep) || !recorded.count(script.stem().string())) continue;
         {
             const std::lock_guard<std::mutex> hold(written_lock);
             if (written_scripts().count(identity(script))) continue;
@@ -257,6 +283,15 @@ void remove_figures(const fs::path& dir, bool only_older_than_this_run, const st
             }
             fs::remove(file, error);
         }
+    }
+    if (earlier.empty()) return;
+    const std::lock_guard<std::mutex> hold(written_lock);
+    std::set<std::string> names = recorded_figures(dir);
+    for (const fs::path& script : earlier)
+        if (!fs::exists(script, error)) names.erase(script.stem().string());
+    try {
+        write_record(dir, names);
+    } catch (const std::runtime_error&) {   // a full disk: the record keeps names of figures now gone, which is harmless
     }
 }
 

@@ -196,6 +196,19 @@ bool left_by_a_save(const fs::path& folder, pid_t pid) {
     return !error;
 }
 
+// Removes a save's temporary folder with its stamp last: a kill midway leaves a folder that
+// still holds the stamp, or nothing, and so is still provably a save's (the next save removes it).
+void remove_stamped_folder(const fs::path& folder, int step = 0) {
+    std::error_code error;
+    std::vector<fs::path> entries;
+    for (fs::directory_iterator it(folder, error), end; !error && it != end; it.increment(error))
+        if (it->path().filename() != save_stamp) entries.push_back(it->path());
+    for (const fs::path& entry : entries) fs::remove_all(entry, error);
+    if (step != 0) reached(step);
+    fs::remove(folder / save_stamp, error);
+    fs::remove(folder, error);
+}
+
 void stamp(const fs::path& folder) { write_text_atomically(folder / save_stamp, std::to_string(::getpid()) + "\n"); }
 
 // Removes the stamp a save left in checkpoint `dir` (its own, or a killed save's).
@@ -264,7 +277,7 @@ void clean_stale_temporaries(const fs::path& dir) {
             fs::rename(path, dir, error);
             remove_stale_stamp(dir, false);
         } else {
-            fs::remove_all(path, error);
+            remove_stamped_folder(path);
         }
     }
     if (fs::is_directory(fs::symlink_status(dir, error))) remove_stale_stamp(dir, false);
@@ -359,7 +372,7 @@ void save_checkpoint(const Module<T>& model, const fs::path& given, const std::m
         if (!left_by_a_save(fresh, ::getpid()))
             throw std::runtime_error(fresh.string() + ": a folder of the name this save writes to is in the way, and no "
                                      "save wrote it; move or rename it, then save again");
-        fs::remove_all(fresh);   // a killed save by an earlier process of the same number
+        remove_stamped_folder(fresh);   // a killed save by an earlier process of the same number
     }
     ensure_directory(dir.parent_path());
     if (!fs::create_directory(fresh))
@@ -386,7 +399,7 @@ void save_checkpoint(const Module<T>& model, const fs::path& given, const std::m
         sync_folder_and_files(fresh);
         reached(5);
     } catch (...) {
-        fs::remove_all(fresh);   // leave no half-written folder behind
+        remove_stamped_folder(fresh);   // leave no half-written folder behind
         throw;
     }
     const fs::path parent = dir.parent_path().empty() ? fs::path(".") : dir.parent_path();
@@ -398,13 +411,13 @@ void save_checkpoint(const Module<T>& model, const fs::path& given, const std::m
         stamp(dir);                          // the old checkpoint is about to carry a temporary's name
         if (!testing::without_exchange && exchange(fresh, dir)) {   // one atomic step: `dir` is never missing
             reached(6);
-            fs::remove_all(fresh);           // now the old checkpoint
+            remove_stamped_folder(fresh, 9); // now the old checkpoint
         } else {                             // fallback: two renames; a kill between them is undone by the next save or load
             fs::rename(dir, old);
             reached(8);
             fs::rename(fresh, dir);
             reached(6);
-            fs::remove_all(old);
+            remove_stamped_folder(old);
         }
     }
     remove_stale_stamp(dir, true);

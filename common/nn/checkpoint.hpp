@@ -47,7 +47,8 @@ void check_checkpoint_source(const std::filesystem::path& dir, const std::string
 namespace testing {
 // Called by save_checkpoint after each of its steps (1: temp folder made, 2: parameters
 // written, 3: extra files written, 4: manifest written, 5: flushed to disk, 6: old and new
-// exchanged, 7: old removed; 8: between the two renames of the fallback), so a test can kill
+// exchanged, 7: old removed; 8: between the two renames of the fallback; 9: the old checkpoint's
+// files removed, its stamp not yet), so a test can kill
 // the process there. Null in programs.
 extern void (*after_save_step)(int step);
 // True: save as on a file system without an atomic exchange (two renames). False in programs.

@@ -510,6 +510,32 @@ TEST_CASE("nn: a load puts back the checkpoint a save killed between its two ren
     std::filesystem::remove_all(dir.parent_path());
 }
 
+TEST_CASE("nn: a save killed while removing the old checkpoint leaves what the next save removes" *
+          doctest::test_suite("common")) {
+    const std::filesystem::path dir = fresh_dir("killed_removing") / "model";
+    attn::Rng rng_old(3), rng_new(4), rng_read(6);
+    const Model old_model(rng_old), new_model(rng_new);
+    attn::save_checkpoint(old_model, dir);
+    const pid_t child = ::fork();
+    REQUIRE(child >= 0);
+    if (child == 0) {
+        kill_at_step = 9;   // the old checkpoint's files gone, its stamp not yet
+        attn::testing::after_save_step = kill_here;
+        attn::save_checkpoint(new_model, dir);
+        ::_exit(0);
+    }
+    int status = 0;
+    ::waitpid(child, &status, 0);
+    REQUIRE((WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL));
+    REQUIRE(leftovers_of(dir).size() == 1);   // DIR.writing<pid>, holding the stamp alone
+    Model read(rng_read);
+    attn::load_checkpoint(read, dir);
+    CHECK(same_weights(read, new_model));
+    attn::save_checkpoint(old_model, dir);
+    CHECK(leftovers_of(dir).empty());
+    std::filesystem::remove_all(dir.parent_path());
+}
+
 TEST_CASE("nn: a save killed at any step leaves the whole old or the whole new checkpoint" * doctest::test_suite("common")) {
     const std::filesystem::path dir = fresh_dir("killed");
     attn::Rng rng_old(3), rng_new(4), rng_next(5), rng_read(6);

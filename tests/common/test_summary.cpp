@@ -78,9 +78,16 @@ TEST_CASE("summary: a run into an old folder leaves only its own figures, and th
     const std::string old_header = "# A line plot, written by attn::plot (common/plot_*.cpp).\n"
                                    "# Edit freely, then re-render from this folder with:  gnuplot old_curve.gp\n";
     attn::write_text_atomically(dir / "old_curve.gp", old_header + "plot x\n");
-    // The learner's copy of an earlier figure, header and all, under a name of their own.
+    // The learner's copy of an earlier figure, header and all, under a name of their own; and a
+    // copy whose every mention of the old name was replaced (its header names it).
     attn::write_text_atomically(dir / "my_version.gp", old_header + "plot x**2\n");
     attn::write_text_atomically(dir / "my_version.png", "the learner's picture");
+    std::string renamed = old_header + "plot 'old_curve.dat'\n";
+    for (std::size_t at; (at = renamed.find("old_curve")) != std::string::npos;) renamed.replace(at, 9, "renamed");
+    attn::write_text_atomically(dir / "renamed.gp", renamed);
+    attn::write_text_atomically(dir / "renamed.png", "the learner's other picture");
+    // The record of the figures runs drew in this folder (the earlier run drew old_curve).
+    attn::write_text_atomically(dir / ".figures-drawn-by-attn", "old_curve\nthis_run\n");
     attn::write_text_atomically(dir / "old_curve.png", "an old picture");
     attn::write_text_atomically(dir / "old_curve.dat", "0 1\n");
     attn::write_text_atomically(dir / "mine.gp", "# my own plot\nplot sin(x)\n");
@@ -91,7 +98,8 @@ TEST_CASE("summary: a run into an old folder leaves only its own figures, and th
     summary.metric("accuracy", "accuracy", 0.97, 0.95, 1.0);
     summary.finish(dir, 1.0);
     for (const char* gone : {"old_curve.gp", "old_curve.png", "old_curve.dat"}) CHECK_FALSE(std::filesystem::exists(dir / gone));
-    for (const char* kept : {"this_run.gp", "this_run.dat", "mine.gp", "mine.png", "my_version.gp", "my_version.png"})
+    for (const char* kept : {"this_run.gp", "this_run.dat", "mine.gp", "mine.png", "my_version.gp", "my_version.png",
+                             "renamed.gp", "renamed.png"})
         CHECK(std::filesystem::exists(dir / kept));
     CHECK(attn::read_text(dir / "report.html").find("the last run's page") == std::string::npos);
     std::filesystem::remove_all(dir);
@@ -105,7 +113,9 @@ TEST_CASE("plot: a run's first figure removes the earlier runs' figures, so a ru
         return "# A line plot, written by attn::plot (common/plot_*.cpp).\n"
                "# Edit freely, then re-render from this folder with:  gnuplot " + name + ".gp\n";
     };
-    // An earlier run's figures (written an hour ago), one of them named like this run's figure.
+    // An earlier run's figures (written an hour ago, and in the folder's record), one of them
+    // named like this run's figure.
+    attn::write_text_atomically(dir / ".figures-drawn-by-attn", "attention_old\ncurve\n");
     const auto an_hour_ago = std::filesystem::file_time_type::clock::now() - std::chrono::hours(1);
     for (const std::string name : {"attention_old", "curve"})
         for (const std::string extension : {".gp", ".png", ".dat", "_grid.dat"}) {   // _grid.dat: named in the script
