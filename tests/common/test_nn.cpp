@@ -243,6 +243,23 @@ int kill_at_step = 0;
 void kill_here(int step) {
     if (step == kill_at_step) ::raise(SIGKILL);
 }
+
+// Saves `model` to `dir` in a child process killed at save step `step` (checkpoint.hpp's
+// testing hook); true when the child was killed there. `without_exchange`: the two-rename save.
+bool save_killed_at(int step, const Model& model, const std::filesystem::path& dir, bool without_exchange = false) {
+    const pid_t child = ::fork();
+    if (child < 0) return false;
+    if (child == 0) {
+        kill_at_step = step;
+        attn::testing::after_save_step = kill_here;
+        attn::testing::without_exchange = without_exchange;
+        attn::save_checkpoint(model, dir);
+        ::_exit(0);
+    }
+    int status = 0;
+    ::waitpid(child, &status, 0);
+    return WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL;
+}
 }  // namespace
 
 TEST_CASE("nn: a save never replaces what is not a checkpoint" * doctest::test_suite("common")) {
@@ -488,18 +505,7 @@ TEST_CASE("nn: a load puts back the checkpoint a save killed between its two ren
     attn::Rng rng(3), other_rng(4);
     const Model saved(rng), newer(other_rng);
     attn::save_checkpoint(saved, dir);
-    const pid_t child = ::fork();
-    REQUIRE(child >= 0);
-    if (child == 0) {
-        kill_at_step = 8;   // between the two renames
-        attn::testing::after_save_step = kill_here;
-        attn::testing::without_exchange = true;
-        attn::save_checkpoint(newer, dir);
-        ::_exit(0);
-    }
-    int status = 0;
-    ::waitpid(child, &status, 0);
-    REQUIRE((WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL));
+    REQUIRE(save_killed_at(8, newer, dir, true));   // between the two renames
     REQUIRE_FALSE(std::filesystem::exists(dir));
     Model read(other_rng);
     attn::load_checkpoint(read, dir);
@@ -516,17 +522,7 @@ TEST_CASE("nn: a save killed while removing the old checkpoint leaves what the n
     attn::Rng rng_old(3), rng_new(4), rng_read(6);
     const Model old_model(rng_old), new_model(rng_new);
     attn::save_checkpoint(old_model, dir);
-    const pid_t child = ::fork();
-    REQUIRE(child >= 0);
-    if (child == 0) {
-        kill_at_step = 9;   // the old checkpoint's files gone, its stamp not yet
-        attn::testing::after_save_step = kill_here;
-        attn::save_checkpoint(new_model, dir);
-        ::_exit(0);
-    }
-    int status = 0;
-    ::waitpid(child, &status, 0);
-    REQUIRE((WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL));
+    REQUIRE(save_killed_at(9, new_model, dir));   // the old checkpoint's files gone, its stamp not yet
     REQUIRE(leftovers_of(dir).size() == 1);   // DIR.writing<pid>, holding the stamp alone
     Model read(rng_read);
     attn::load_checkpoint(read, dir);
