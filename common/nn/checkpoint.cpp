@@ -356,8 +356,16 @@ void check_checkpoint_source(const fs::path& given, const std::string& flag) {
     if (!fs::exists(dir, error))
         throw std::runtime_error(name + ": no such folder; name a folder written by --save");
     if (!fs::is_directory(dir, error)) throw std::runtime_error(name + ": it is a file, not a checkpoint folder");
-    if (!is_checkpoint_folder(dir))
+    if (!is_checkpoint_folder(dir)) {
+        if (fs::is_regular_file(dir / "manifest.tsv", error)) {   // say what is wrong with its manifest
+            try {
+                read_manifest(dir);
+            } catch (const std::runtime_error& problem) {
+                throw std::runtime_error(name + ": the checkpoint cannot be used: " + problem.what());
+            }
+        }
         throw std::runtime_error(name + ": not a checkpoint (it has no manifest.tsv of a save); name a folder written by --save");
+    }
 }
 
 template <class T>

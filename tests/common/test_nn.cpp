@@ -404,6 +404,8 @@ TEST_CASE("nn: hostile or damaged checkpoints are refused with one line" * docte
         refused("a parameter file is 32212254720 bytes, more than the");
         std::filesystem::resize_file(dir / "manifest.tsv", 30ull << 30);
         refused("a checkpoint's manifest is 32212254720 bytes");
+        CHECK_THROWS_WITH_AS(attn::check_checkpoint_source(dir), doctest::Contains("manifest is 32212254720 bytes"),
+                             std::runtime_error);
     }
     SUBCASE("a parameter listed twice") {
         const std::size_t line = manifest.find("\nhead.weight\t") + 1;
