@@ -71,6 +71,7 @@ int run(int argc, char** argv) {
     const std::filesystem::path out = run.out;
     const std::optional<ch01::Task> task =   // part 4's, loaded first: what cannot work is refused before any work
         settings.no_translation ? std::nullopt : std::optional<ch01::Task>(load_translation_task(settings.seq));
+    if (task) check_translation_load(settings.seq, *task, settings.score);
     Summary summary(chapter_dir, run);
     const Stopwatch clock;
     // Parts 1-3 have ranges unless their own settings changed; part 4 unless the translation's did.

@@ -50,6 +50,13 @@ ch01::Task load_translation_task(const ch01::AppSettings& settings) {
     return task;
 }
 
+void check_translation_load(const ch01::AppSettings& settings, const ch01::Task& task, const std::string& score) {
+    if (settings.load.empty()) return;
+    Rng rng(settings.run.seed);
+    const std::unique_ptr<ch02::AttentionSeq2Seq<float>> model = make_decoder(score, ch01::model_sizes(settings, task), rng);
+    ch01::load_model(*model, task, settings, settings.load);   // throws what does not fit (another --score, say)
+}
+
 void run_translation(const ch01::AppSettings& settings, const ch01::Task& task, const std::string& score, Summary& summary,
                      const std::filesystem::path& out) {
     const RunSettings& run = settings.run;

@@ -14,6 +14,11 @@ namespace attn::ch03 {
 // bad --data file, a model that cannot fit in memory) are refused before any work.
 ch01::Task load_translation_task(const ch01::AppSettings& settings);
 
+// Loads --load's checkpoint into a model of these settings and throws what does not fit (a
+// checkpoint saved with another --score, say): called before parts 1-3, so that nothing is drawn
+// for a run that cannot finish. Does nothing without --load.
+void check_translation_load(const ch01::AppSettings& settings, const ch01::Task& task, const std::string& score);
+
 void run_translation(const ch01::AppSettings& settings, const ch01::Task& task, const std::string& score, Summary& summary,
                      const std::filesystem::path& out);
 

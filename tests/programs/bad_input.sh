@@ -124,6 +124,8 @@ refused "ch07 --load with --lr" "so --lr would be ignored" ch07 --quick --out o 
 refused "a folder that is no checkpoint" "--load exercises: not a checkpoint" ch01 --quick --out o --load exercises
 # Chapter 03 runs parts 1-3 before it loads part 4's model: a --load that cannot work is refused first.
 refused "ch03 missing checkpoint" "--load no_such_ck: no such folder" ch03 --quick --out o3 --load no_such_ck
+works "ch03 save (Luong dot)" ch03 --quick --steps 2 --out o3 --save ck3
+refused "ch03 --load of a Luong-dot checkpoint with --score general" "ck3" ch03 --quick --out o3b --load ck3 --score general
 
 ln -s exercises ck_link
 refused "--save onto a symbolic link" "--save ck_link: it is a symbolic link" ch01 --quick --steps 2 --out o --save ck_link
