@@ -37,9 +37,9 @@ inline const RangeTable& expected_ranges() {
         {"gru_accuracy_far",         "counting --quick",  0.2,   0.4,   0.1147},  // 0.325, 0.269, 0.287
         {"conv_accuracy",            "counting --quick",  0.38,  0.43,  0.3747},  // 0.400, 0.402, 0.408
         {"conv_accuracy_far",        "counting --quick",  0,     0.4,   0.0057},  // 0.040, 0.024, 0.055 (an upper bound)
-        {"image_attention_accuracy",     "image",         0.93,  1,     0.3167},  // 0.962, 0.969, 0.981
+        {"image_attention_accuracy",     "image",         0.9,   1,     0.3167},  // 0.962, 0.969, 0.981; seeds 100-109: 0.923 to 0.983
         {"image_attention_accuracy_far", "image",         0.9,   1,     0.4693},  // 0.939, 0.953, 0.972
-        {"image_attention_within",       "image",         0.92,  1,     0.6533},  // 0.958, 0.962, 0.975
+        {"image_attention_within",       "image",         0.83,  1,     0.6533},  // 0.958, 0.962, 0.975; seeds 100-109: 0.864 to 0.972
         {"image_conv_accuracy",          "image",         0.43,  0.51,  0.4007},  // 0.469, 0.481, 0.460
         {"image_conv_accuracy_far",      "image",         0,     0.3,   0},       // 0.178, 0.204, 0.214 (an upper bound)
         {"image_conv_within",            "image",         0.25,  0.75,  0},       // 0.353, 0.566, 0.567
