@@ -127,7 +127,8 @@ std::string Summary::settings_that_differ(const std::filesystem::path& reference
             if (!flags.count(s.key)) continue;
             const std::string theirs = other.has(s.key) ? other.text(s.key) : std::string("none");
             const bool bare = s.is_number || s.text == "true" || s.text == "false";   // a string is kept escaped
-            const std::string ours = bare ? s.text : json_string(s.text).substr(1, json_string(s.text).size() - 2);
+            const std::string quoted = json_string(s.text);
+            const std::string ours = bare ? s.text : quoted.substr(1, quoted.size() - 2);
             if (theirs != ours) differ += (differ.empty() ? "" : ", ") + s.key + " " + theirs + " against " + s.text + " here";
         }
     } catch (const std::exception&) {
