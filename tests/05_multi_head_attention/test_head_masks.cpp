@@ -1,5 +1,6 @@
 // The masks of multi-head attention: combine_masks and repeat_for_heads (head_masks.hpp).
 #include "chapters/05_multi_head_attention/head_masks.hpp"
+#include "tests/support/logic_error_of.hpp"
 #include "tests/support/property.hpp"
 
 #include <doctest/doctest.h>
@@ -44,5 +45,28 @@ TEST_CASE("multi-head masks" * doctest::test_suite("ch05")) {
         CHECK_THROWS_AS(attn::ch05::combine_masks(padding, attn::ch03::no_mask(), 2, 2, 3), std::invalid_argument);
         CHECK_THROWS_AS(attn::ch05::combine_masks(attn::ch03::no_mask(), padding, 2, 2, 3), std::invalid_argument);
         CHECK_THROWS_AS(attn::ch05::repeat_for_heads(padding, 2), std::invalid_argument);
+    };
+    PROPERTY("two masks passed swapped are named: each error says the mask it got has the other one's shape") {
+        // batch 2, n_q 3, n_k 4: key padding (2, 4), attention mask (3, 4).
+        const Mask padding = xt::zeros<bool>({2, 4}), attention = xt::zeros<bool>({3, 4});
+        const Mask per_batch = xt::zeros<bool>({2, 3, 4});
+        CHECK(support::logic_error_of([&] { attn::ch05::combine_masks(attention, padding, 2, 3, 4); }) ==
+              "combine_masks: key padding mask (3, 4) must be (batch, n_k) = (2, 4); (3, 4) is the shape of an "
+              "attention mask, (n_q, n_k) or (batch, n_q, n_k): pass it as attention_mask, after key_padding");
+        CHECK(support::logic_error_of([&] { attn::ch05::combine_masks(per_batch, attn::ch03::no_mask(), 2, 3, 4); }) ==
+              "combine_masks: key padding mask (2, 3, 4) must be (batch, n_k) = (2, 4); (2, 3, 4) is the shape of an "
+              "attention mask, (n_q, n_k) or (batch, n_q, n_k): pass it as attention_mask, after key_padding");
+        CHECK(support::logic_error_of([&] { attn::ch05::combine_masks(attn::ch03::no_mask(), padding, 2, 3, 4); }) ==
+              "combine_masks: attention mask (2, 4) must be (n_q, n_k) = (3, 4) or (batch, n_q, n_k) = (2, 3, 4); "
+              "(2, 4) is the shape of a key padding mask, (batch, n_k): pass it as key_padding, before attention_mask");
+        // The right batch but another length: the keys are not the padding's sequence.
+        const Mask longer = xt::zeros<bool>({2, 5});
+        CHECK(support::logic_error_of([&] { attn::ch05::combine_masks(longer, attn::ch03::no_mask(), 2, 3, 4); }) ==
+              "combine_masks: key padding mask (2, 5) must be (batch, n_k) = (2, 4); it covers 5 keys where there are "
+              "n_k = 4: are the keys (and values) the sequence this padding belongs to?");
+        // A shape that is neither gets no such guess.
+        const Mask other = xt::zeros<bool>({5, 5});
+        CHECK(support::logic_error_of([&] { attn::ch05::combine_masks(other, attn::ch03::no_mask(), 2, 3, 4); }) ==
+              "combine_masks: key padding mask (5, 5) must be (batch, n_k) = (2, 4)");
     };
 }
