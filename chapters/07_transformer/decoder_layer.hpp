@@ -13,17 +13,19 @@ struct DecoderLayerOutput {
 };
 
 // y (batch, m, d) the target side, memory (batch, n, d) the encoder's output. With
-// SA = multi-head self-attention of the target (blocked by self_mask and target_padding),
+// SA = multi-head self-attention of the target (blocked by target_padding and self_mask),
 // CA(z) = multihead_attn with queries z and keys and values both from memory (blocked by
 // memory_padding), FFN as in the encoder:
 //   post-norm:  h1 = norm1(y + SA(y)),  h2 = norm2(h1 + CA(h1)),  out = norm3(h2 + FFN(h2))   (7.4)
 //   pre-norm:   h1 = y + SA(norm1(y)),  h2 = h1 + CA(norm2(h1)),  out = h2 + FFN(norm3(h2))
-// self_mask (m, m) or (batch, m, m), normally ch03::causal_mask; target_padding (batch, m);
-// memory_padding (batch, n); any may be ch03::no_mask().
+// target_padding (batch, m); self_mask (m, m) or (batch, m, m), normally ch03::causal_mask;
+// memory_padding (batch, n); any may be ch03::no_mask(). The masks come in the order the
+// sub-layers use them, each attention's key padding before its attention mask, as
+// ch05::multi_head_attention (and torch.nn.MultiheadAttention) take them.
 template <class T>
 DecoderLayerOutput<T> decoder_layer(const TransformerDecoderLayer<T>& layer, const Var<T>& y, const Var<T>& memory,
-                                    const ch03::Mask& self_mask = ch03::no_mask(),
                                     const ch03::Mask& target_padding = ch03::no_mask(),
+                                    const ch03::Mask& self_mask = ch03::no_mask(),
                                     const ch03::Mask& memory_padding = ch03::no_mask());
 
 }  // namespace attn::ch07

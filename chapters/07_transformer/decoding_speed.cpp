@@ -56,7 +56,7 @@ DecodingSpeed measure_decoding_speed(const TransformerSizes& sizes, std::size_t 
         start = Clock::now();
         for (std::size_t t = 0; t < steps; ++t) {
             const TransformerOutput<float> full =
-                decode(model, encoded, slice(target, 1, 0, t + 1), ch03::causal_mask(batch, t + 1));
+                decode(model, encoded, slice(target, 1, 0, t + 1), ch03::no_mask(), ch03::causal_mask(batch, t + 1));
             recomputed_rows.push_back(slice(full.output, 1, t, t + 1).value());   // (batch, 1, d)
         }
         speed.recomputed_seconds = std::min(speed.recomputed_seconds, seconds_since(start));

@@ -22,13 +22,13 @@ EncoderOutput<T> encode(const Transformer<T>& model, const Var<T>& source, const
 
 template <class T>
 TransformerOutput<T> decode(const Transformer<T>& model, const EncoderOutput<T>& encoded, const Var<T>& target,
-                            const ch03::Mask& target_mask, const ch03::Mask& target_padding,
+                            const ch03::Mask& target_padding, const ch03::Mask& target_mask,
                             const ch03::Mask& memory_padding) {
     TransformerOutput<T> result;
     result.encoder = encoded;
     Var<T> y = target;
     for (const auto& layer : model.decoder.layers) {
-        DecoderLayerOutput<T> block = decoder_layer(*layer, y, encoded.memory, target_mask, target_padding, memory_padding);
+        DecoderLayerOutput<T> block = decoder_layer(*layer, y, encoded.memory, target_padding, target_mask, memory_padding);
         y = block.output;
         result.self_weights.push_back(block.self_weights);
         result.cross_weights.push_back(block.cross_weights);
@@ -39,9 +39,9 @@ TransformerOutput<T> decode(const Transformer<T>& model, const EncoderOutput<T>&
 
 template <class T>
 TransformerOutput<T> transformer_forward(const Transformer<T>& model, const Var<T>& source, const Var<T>& target,
-                                         const ch03::Mask& target_mask, const ch03::Mask& source_padding,
-                                         const ch03::Mask& target_padding, const ch03::Mask& memory_padding) {
-    return decode(model, encode(model, source, source_padding), target, target_mask, target_padding, memory_padding);
+                                         const ch03::Mask& source_padding, const ch03::Mask& target_padding,
+                                         const ch03::Mask& target_mask, const ch03::Mask& memory_padding) {
+    return decode(model, encode(model, source, source_padding), target, target_padding, target_mask, memory_padding);
 }
 
 // ---- instantiations: do not edit ----

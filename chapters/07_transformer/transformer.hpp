@@ -23,25 +23,27 @@ struct TransformerOutput {
 };
 
 // source (batch, n, d) and target (batch, m, d) are already embedded (and position-coded).
-// Masks as nn.Transformer's: source_padding (batch, n), target_mask (m, m) (normally
-// causal), target_padding (batch, m), memory_padding (batch, n) (normally source_padding);
-// true = blocked; any may be ch03::no_mask().
+// Masks as nn.Transformer's: source_padding (batch, n), target_padding (batch, m), target_mask
+// (m, m) (normally causal), memory_padding (batch, n) (normally source_padding); true =
+// blocked; any may be ch03::no_mask(). They come in the order the attentions use them, each
+// one's key padding before its attention mask, as in decoder_layer and multi_head_attention
+// (nn.Transformer.forward orders them otherwise: all attention masks first).
 template <class T>
 EncoderOutput<T> encode(const Transformer<T>& model, const Var<T>& source,
                         const ch03::Mask& source_padding = ch03::no_mask());
 
 template <class T>
 TransformerOutput<T> decode(const Transformer<T>& model, const EncoderOutput<T>& encoded, const Var<T>& target,
-                            const ch03::Mask& target_mask = ch03::no_mask(),
                             const ch03::Mask& target_padding = ch03::no_mask(),
+                            const ch03::Mask& target_mask = ch03::no_mask(),
                             const ch03::Mask& memory_padding = ch03::no_mask());
 
 // encode, then decode.
 template <class T>
 TransformerOutput<T> transformer_forward(const Transformer<T>& model, const Var<T>& source, const Var<T>& target,
-                                         const ch03::Mask& target_mask = ch03::no_mask(),
                                          const ch03::Mask& source_padding = ch03::no_mask(),
                                          const ch03::Mask& target_padding = ch03::no_mask(),
+                                         const ch03::Mask& target_mask = ch03::no_mask(),
                                          const ch03::Mask& memory_padding = ch03::no_mask());
 
 }  // namespace attn::ch07

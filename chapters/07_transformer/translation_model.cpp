@@ -65,8 +65,8 @@ TranslationOutput<T> TransformerSeq2Seq<T>::forward_with_weights(const data::Bat
     const std::size_t rows = batch.source.shape(0), n = batch.source.shape(1), m = batch.target_in.shape(1);
     const ch03::Mask source_padding = padding_if_any(batch.source_lens, n);
     TransformerOutput<T> out = transformer_forward(transformer, embed_source(batch.source), embed_target(batch.target_in),
-                                                   ch03::causal_mask(rows, m), source_padding,
-                                                   padding_if_any(batch.target_lens, m), source_padding);
+                                                   source_padding, padding_if_any(batch.target_lens, m),
+                                                   ch03::causal_mask(rows, m), source_padding);
     return {output(out.output), std::move(out)};
 }
 

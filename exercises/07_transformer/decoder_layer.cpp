@@ -10,7 +10,7 @@ namespace attn::ch07 {
 //   pre-norm:   h1 = y + SA(norm1(y)),  h2 = h1 + CA(norm2(h1)),  out = h2 + FFN(norm3(h2))
 template <class T>
 DecoderLayerOutput<T> decoder_layer(const TransformerDecoderLayer<T>& layer, const Var<T>& y, const Var<T>& memory,
-                                    const ch03::Mask& self_mask, const ch03::Mask& target_padding,
+                                    const ch03::Mask& target_padding, const ch03::Mask& self_mask,
                                     const ch03::Mask& memory_padding) {
     // TODO(07.3): one decoder block (7.4): the target's masked self-attention, the
     //             cross-attention over memory, and the feed-forward network, each in a residual

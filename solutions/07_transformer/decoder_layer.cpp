@@ -10,9 +10,10 @@ namespace attn::ch07 {
 //   pre-norm:   h1 = y + SA(norm1(y)),  h2 = h1 + CA(norm2(h1)),  out = h2 + FFN(norm3(h2))
 template <class T>
 DecoderLayerOutput<T> decoder_layer(const TransformerDecoderLayer<T>& layer, const Var<T>& y, const Var<T>& memory,
-                                    const ch03::Mask& self_mask, const ch03::Mask& target_padding,
+                                    const ch03::Mask& target_padding, const ch03::Mask& self_mask,
                                     const ch03::Mask& memory_padding) {
-    // The target attends to itself, never ahead (self_mask) and never to its padding.
+    // The target attends to itself, never to its padding and never ahead (self_mask): the
+    // key padding first, then the attention mask, in multi_head_attention's order.
     const auto self_attention = [&](const Var<T>& z) {
         return ch05::multi_head_attention(layer.self_attn, z, z, z, target_padding, self_mask);
     };

@@ -39,7 +39,7 @@ double first_position_change(NormStatistics statistics, bool training) {
     xt::view(changed, xt::all(), 3) += 3.0;   // the last position of both sequences
     const auto first = [&](const A& target) {
         const A out = attn::ch07::decoder_layer(layer, attn::constant<double>(target), attn::constant<double>(memory),
-                                                attn::ch03::causal_mask(2, 4))
+                                                attn::ch03::no_mask(), attn::ch03::causal_mask(2, 4))
                           .output.value();
         return A(xt::view(out, xt::all(), 0));
     };

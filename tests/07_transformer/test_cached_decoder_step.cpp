@@ -67,7 +67,7 @@ TEST_CASE("07.4 cached_decoder_step" * doctest::test_suite("ch07")) {
         return std::string(layer->norm_placement == NormPlacement::post ? "post-norm" : "pre-norm");
     };
     const auto full = [&](const attn::ch07::TransformerDecoderLayer<double>* layer) {
-        return attn::ch07::decoder_layer(*layer, y, memory, causal, attn::ch03::no_mask(), padding);
+        return attn::ch07::decoder_layer(*layer, y, memory, attn::ch03::no_mask(), causal, padding);
     };
 
     PROPERTY("step t's output is row t of decoder_layer with a causal mask, post- and pre-norm, with padding") {

@@ -45,7 +45,7 @@ TEST_CASE("07 the decoder stepped through its key/value cache" * doctest::test_s
             randomize(model, norm == NormPlacement::post ? 300 : 400);
             const attn::ch07::EncoderOutput<double> encoded = attn::ch07::encode(model, source, padding);
             const attn::ch07::TransformerOutput<double> full =
-                attn::ch07::decode(model, encoded, y, causal, attn::ch03::no_mask(), padding);
+                attn::ch07::decode(model, encoded, y, attn::ch03::no_mask(), causal, padding);
             attn::ch07::DecoderCache<double> cache = attn::ch07::start_cache(model.decoder, encoded.memory, padding);
             for (std::size_t t = 0; t < target_len; ++t) {
                 INFO((norm == NormPlacement::post ? "post-norm" : "pre-norm") << ", position " << t);
@@ -90,7 +90,7 @@ TEST_CASE("07 the decoder stepped through its key/value cache" * doctest::test_s
             for (std::size_t j = 0; j < source_len; ++j) picked_padding(i, j) = padding(parents[i], j);
         attn::ch07::EncoderOutput<double> picked{pick(memory, parents), {}};
         const attn::ch07::TransformerOutput<double> full = attn::ch07::decode(
-            model, picked, pick(y, parents), attn::ch03::causal_mask(parents.size(), target_len), attn::ch03::no_mask(),
+            model, picked, pick(y, parents), attn::ch03::no_mask(), attn::ch03::causal_mask(parents.size(), target_len),
             picked_padding);
         CHECK_ALLCLOSE(step.output.value(), at(full.output, 2).value(), same_rtol, same_atol);
         CHECK(reordered.batch == 3);
@@ -130,8 +130,8 @@ struct TinyTranslator {
     xt::xarray<double> full_log_p(const Var<double>& memory, const attn::ch03::Mask& padding,
                                   const attn::IndexMatrix& tokens) const {
         const attn::ch07::TransformerOutput<double> full =
-            attn::ch07::decode(model, {memory, {}}, embed_tokens(tokens),
-                               attn::ch03::causal_mask(tokens.shape(0), tokens.shape(1)), attn::ch03::no_mask(), padding);
+            attn::ch07::decode(model, {memory, {}}, embed_tokens(tokens), attn::ch03::no_mask(),
+                               attn::ch03::causal_mask(tokens.shape(0), tokens.shape(1)), padding);
         return attn::log_softmax(output(full.output)).value();
     }
 };

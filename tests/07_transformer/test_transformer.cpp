@@ -31,8 +31,8 @@ TEST_CASE("Transformer forward" * doctest::test_suite("ch07")) {
     PROPERTY("it matches nn.Transformer (2 + 2 layers, all masks): output, the gradients of source, target and all 64 parameters") {
         const GoldenTransformer golden;
         const Var<double> src = attn::parameter<double>(source), tgt = attn::parameter<double>(target);
-        const auto result = attn::ch07::transformer_forward(golden.model, src, tgt, target_mask, source_padding,
-                                                            target_padding, source_padding);
+        const auto result = attn::ch07::transformer_forward(golden.model, src, tgt, source_padding, target_padding,
+                                                            target_mask, source_padding);
         CHECK(golden.model.named_parameters().size() == 64);
         golden07::check_against_pytorch(golden.model, result.output, "transformer", "",
                                         {{"source", src}, {"target", tgt}});
@@ -43,8 +43,8 @@ TEST_CASE("Transformer forward" * doctest::test_suite("ch07")) {
         REQUIRE(encoded.self_weights.size() == 2);
         REQUIRE_SHAPE(encoded.self_weights[1].shape(), {2, 4, 6, 6});
         REQUIRE_SHAPE(encoded.memory.shape(), {2, 6, 16});
-        const auto result = attn::ch07::decode(golden.model, encoded, attn::constant<double>(target), target_mask,
-                                               target_padding, source_padding);
+        const auto result = attn::ch07::decode(golden.model, encoded, attn::constant<double>(target), target_padding,
+                                               target_mask, source_padding);
         REQUIRE(result.self_weights.size() == 2);
         REQUIRE(result.cross_weights.size() == 2);
         REQUIRE_SHAPE(result.self_weights[0].shape(), {2, 4, 5, 5});
@@ -64,8 +64,8 @@ TEST_CASE("Transformer forward" * doctest::test_suite("ch07")) {
         REQUIRE(from.size() == to.size());
         for (std::size_t i = 0; i < from.size(); ++i) to[i].second.value() = xt::cast<float>(from[i].second.value());
         const auto as_float = [](const A& a) { return attn::constant<float>(xt::xarray<float>(xt::cast<float>(a))); };
-        const auto result = attn::ch07::transformer_forward(single, as_float(source), as_float(target), target_mask,
-                                                            source_padding, target_padding, source_padding);
+        const auto result = attn::ch07::transformer_forward(single, as_float(source), as_float(target), source_padding,
+                                                            target_padding, target_mask, source_padding);
         CHECK_ALLCLOSE(result.output.value(), golden07::load("transformer/output"), 1e-4, 1e-5);
     };
 }
