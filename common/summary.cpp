@@ -202,6 +202,8 @@ std::filesystem::path Summary::finish(const std::filesystem::path& dir, double s
                                    "and with the same flags to compare.";
     }
     write_text_atomically(dir / "report.html", report::page_html(page));
+    std::cout << "  wrote " << path.string() << "\n  and " << (dir / "report.html").string()
+              << ": this run's numbers and figures on one page (open it in a browser, or ./course report)\n";
     return path;
 }
 

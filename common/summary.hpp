@@ -42,7 +42,8 @@ public:
 
     // Prints the block of results to stdout and writes DIR/summary.json and DIR/report.html,
     // each atomically, after removing the old report.html and the figures of earlier runs
-    // that this process did not draw (plot::remove_earlier_figures); returns the path of summary.json. All metrics in range ->
+    // that this process did not draw (plot::remove_earlier_figures), then prints where both
+    // are; returns the path of summary.json. All metrics in range ->
     // "all_in_range": true. In a --mine run the page also shows the reference run's numbers
     // when its summary.json exists.
     std::filesystem::path finish(const std::filesystem::path& dir, double seconds);

@@ -113,8 +113,7 @@ int run(int argc, char** argv) {
     if (!log.valid_loss.empty()) summary.setting("final_valid_loss", log.valid_loss.back());
     write_run(summary, {decisive_settings(settings, task), log.steps.empty() ? 0 : settings.run.steps, log.seconds, test, train_cpu_seconds},
               ranges_for(expected_ranges(), settings, task));
-    const std::filesystem::path written = summary.finish(out, clock.seconds());
-    std::cout << "  wrote " << written.string() << "\n";
+    summary.finish(out, clock.seconds());   // prints where summary.json and report.html are
     return 0;
 }
 

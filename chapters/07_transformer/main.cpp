@@ -183,7 +183,8 @@ int run(int argc, char** argv) {
         label.heads_per_layer = grid->columns;
         summary.attention(*grid, label);
     }
-    std::cout << "\n" << plot::preview(maps.cross, ::isatty(STDOUT_FILENO) == 1);
+    std::cout << "\n   attention_cross.png in text, the first layer's heads:\n"
+              << plot::preview(maps.cross, ::isatty(STDOUT_FILENO) == 1);
 
     // ---- 9. Your own sentence (the model was saved when training ended).
     if (!settings.translate.empty() && flags.beam_given && flags.beam > 1) {
@@ -191,6 +192,9 @@ int run(int argc, char** argv) {
         translate_both_ways(model, task, settings.translate, static_cast<std::size_t>(flags.beam));
     } else if (!settings.translate.empty()) {
         ch01::show_translation(model, task, settings.translate, "9.");
+    } else {   // numbered all the same, so that the parts keep the lesson's numbers
+        std::cout << "\n9. Your own sentence: add --translate \"...\" to translate it with this model (with --beam N,\n"
+                     "   greedy and beam search side by side).\n";
     }
 
     std::map<std::string, std::string> decisive = ch01::decisive_settings(settings, task);
@@ -219,8 +223,7 @@ int run(int argc, char** argv) {
         record_beam_comparison(summary, *beam, flags.beam == TransformerFlags{}.beam ? ch01::ranges_for(expected_ranges(), settings, task)
                                                                                      : Ranges{});
     ch01::write_run(summary, run_record, ch01::ranges_for(expected_ranges(), settings, task));
-    const std::filesystem::path written = summary.finish(out, clock.seconds());
-    std::cout << "  wrote " << written.string() << "\n";
+    summary.finish(out, clock.seconds());   // prints where summary.json and report.html are
     return 0;
 }
 
