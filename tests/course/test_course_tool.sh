@@ -189,6 +189,8 @@ fi
 cp solutions/01_encoder_decoder/*.cpp exercises/01_encoder_decoder/
 expect "check: a chapter that calls no earlier exercise is ready for --mine" 0 'Every exercise of chapter 01 passes. Now: \./course run 01 --mine' \
     '!earlier exercises' -- ./course check 01
+expect "progress goes on after the last exercise that passes, not back to the first unfinished" 0 \
+    'Next: 02\.1 ' '!Next: 00\.' -- ./course progress
 sleep 1
 git checkout -q -- exercises/01_encoder_decoder/gru_cell.cpp   # the stub again, saved after its last check
 expect "progress checks again an exercise saved after its last check" 0 '^  01\.1 +gru_cell +todo' \
