@@ -7,14 +7,6 @@
 
 namespace attn::ch04 {
 
-TaggingHead::TaggingHead(std::size_t in, std::size_t hidden_size, std::size_t classes, Rng& rng)
-    : hidden(in, hidden_size, rng), output(hidden_size, classes, rng) {
-    this->register_module("hidden", hidden);
-    this->register_module("output", output);
-}
-
-Var<float> TaggingHead::operator()(const Var<float>& features) const { return output(relu(hidden(features))); }
-
 AttentionTagger::AttentionTagger(std::size_t vocab, std::size_t d_model, std::size_t hidden, std::size_t classes, Rng& rng)
     : embed(vocab, d_model, rng), attention({d_model, d_model, d_model, d_model, d_model}, rng),
       head(d_model, hidden, classes, rng) {

@@ -5,6 +5,7 @@
 #pragma once
 #include "chapters/01_encoder_decoder/gru.hpp"
 #include "chapters/03_queries_keys_values/attention_layer.hpp"
+#include "chapters/04_self_attention/tagging_head.hpp"
 #include "common/nn/conv1d.hpp"
 #include "common/nn/layers.hpp"
 
@@ -13,15 +14,6 @@
 #include <string>
 
 namespace attn::ch04 {
-
-// Per position: features (..., in) -> Linear -> ReLU -> Linear -> class scores (..., classes).
-class TaggingHead : public Module<float> {
-public:
-    TaggingHead(std::size_t in, std::size_t hidden, std::size_t classes, Rng& rng);
-    Var<float> operator()(const Var<float>& features) const;
-
-    Linear<float> hidden, output;
-};
 
 class Tagger : public Module<float> {
 public:

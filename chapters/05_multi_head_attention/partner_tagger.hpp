@@ -2,7 +2,7 @@
 // shape's and its digit's vectors, then x + MultiHeadAttention(x, x, x) (no positions: the
 // items form a set), then chapter 04's per-item head (Linear, ReLU, Linear) scoring the classes.
 #pragma once
-#include "chapters/04_self_attention/taggers.hpp"
+#include "chapters/04_self_attention/tagging_head.hpp"
 #include "chapters/05_multi_head_attention/multi_head_layer.hpp"
 #include "chapters/05_multi_head_attention/partners_task.hpp"
 
