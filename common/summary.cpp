@@ -94,6 +94,10 @@ void Summary::metric(const std::string& key, const std::string& label, double va
     metrics_.push_back({key, label, value, 0.0, 0.0, false});
 }
 
+void Summary::metric_unranged_here(const std::string& key, const std::string& label, double value) {
+    metrics_.push_back({key, label, value, 0.0, 0.0, false, false, true});
+}
+
 void Summary::timing(const std::string& key, const std::string& label, double value) {
     metrics_.push_back({key, label, value, 0.0, 0.0, false, true});
 }
@@ -159,8 +163,10 @@ std::filesystem::path Summary::finish(const std::filesystem::path& dir, double s
                           m.ok() ? "ok " : "OUT", m.lo, m.hi);
         else if (m.timing)
             std::snprintf(line, sizeof line, " %10.4g      (a timing: shown, not judged; it moves with the machine's load)\n", m.value);
-        else
+        else if (m.unranged_here)
             std::snprintf(line, sizeof line, " %10.4g      (no reference range for these settings)\n", m.value);
+        else
+            std::snprintf(line, sizeof line, " %10.4g      (shown, not judged)\n", m.value);
         std::cout << "  " << label << line;
     }
 
@@ -176,7 +182,8 @@ std::filesystem::path Summary::finish(const std::filesystem::path& dir, double s
         json << (i ? "," : "") << "\n    " << json_string(m.key) << ": {\"value\": " << json_number(m.value)
              << ", \"expected_min\": " << (m.ranged ? json_number(m.lo) : "null")
              << ", \"expected_max\": " << (m.ranged ? json_number(m.hi) : "null") << ", \"in_range\": " << in_range
-             << (m.timing ? ", \"timing\": true" : "") << "}";
+             << (m.timing ? ", \"timing\": true" : "") << (m.unranged_here ? ", \"other_settings_ranged\": true" : "")
+             << "}";
     }
     json << "\n  },\n  \"all_in_range\": " << (all_in_range() ? "true" : "false") << "\n}\n";
     // summary.json and report.html must be of one run: the old page goes first, so a kill
@@ -247,7 +254,7 @@ std::string ranges_markdown(const RangeTable& table) {
 
 void add_metric(Summary& summary, const Ranges& ranges, const std::string& key, const std::string& label, double value) {
     const auto found = ranges.find(key);
-    if (found == ranges.end()) summary.metric(key, label, value);
+    if (found == ranges.end()) summary.metric_unranged_here(key, label, value);
     else summary.metric(key, label, value, found->second.lo, found->second.hi);
 }
 

@@ -23,9 +23,14 @@ public:
     // A result, printed as "label  value   (a correct implementation: lo to hi)" with a mark
     // saying whether it is inside. Recorded as {"value", "expected_min", "expected_max", "in_range"}.
     void metric(const std::string& key, const std::string& label, double value, double lo, double hi);
-    // A result with no reference range (e.g. settings the course has not measured): printed
-    // and recorded with "expected_min"/"expected_max"/"in_range" null.
+    // A result the course gives no range for in any settings (a size, a count, a study's
+    // number): printed as "shown, not judged" and recorded with "expected_min"/"expected_max"/
+    // "in_range" null.
     void metric(const std::string& key, const std::string& label, double value);
+    // A result that has a range at the course's measured settings but not at this run's
+    // (add_metric): printed as "no reference range for these settings", recorded like the above
+    // plus "other_settings_ranged": true, so the report says the same.
+    void metric_unranged_here(const std::string& key, const std::string& label, double value);
     // A timing or a number fitted to timings: it moves with the machine's load, so it is shown
     // and recorded like a result without a range, and never judged.
     void timing(const std::string& key, const std::string& label, double value);
@@ -57,6 +62,7 @@ private:
         double value, lo, hi;
         bool ranged;
         bool timing = false;
+        bool unranged_here = false;
         bool ok() const { return !ranged || (value >= lo && value <= hi); }
     };
     std::string chapter_;

@@ -36,7 +36,8 @@ function drawSummary() {
     row.appendChild(el("th", {scope: "row", title: key}, data.labels[key] || key));
     row.appendChild(el("td", {class: "value"}, shown(m.value)));
     const range = m.expected_min !== null ? shownEnd(m.expected_min) + " to " + shownEnd(m.expected_max)
-                : m.timing ? "a timing: shown, not judged" : "no range for these settings";
+                : m.timing ? "a timing: shown, not judged"
+                : m.other_settings_ranged ? "no range for these settings" : "shown, not judged";
     row.appendChild(el("td", {class: m.expected_min === null ? "" : "range"}, range));
     row.appendChild(el("td", {class: "mark"}, m.in_range === null ? "" : m.in_range ? "ok" : "OUT"));
     if (reference) row.appendChild(el("td", {class: "value"}, reference[key] ? shown(reference[key].value) : "—"));

@@ -35,13 +35,16 @@ TEST_CASE("summary: metrics are judged against their ranges and written to summa
     summary.metric("bleu", "BLEU", 0.5, 0.9, 1.0);
     CHECK_FALSE(summary.all_in_range());
     summary.metric("speed", "steps per second", 12.0);   // no range: never out of it
+    // Ranged at other settings only (add_metric, with no row for these settings).
+    attn::add_metric(summary, attn::Ranges{}, "loss", "validation loss", 0.25);
     summary.timing("slope", "log-log time slope", 7.5);   // a timing: shown, never judged
     std::ostringstream printed;
     std::streambuf* const saved = std::cout.rdbuf(printed.rdbuf());
     const std::filesystem::path written = summary.finish(dir, 1.5);
     std::cout.rdbuf(saved);
     CHECK(printed.str().find("7.5      (a timing: shown, not judged; it moves with the machine's load)") != std::string::npos);
-    CHECK(printed.str().find("12      (no reference range for these settings)") != std::string::npos);
+    CHECK(printed.str().find("12      (shown, not judged)") != std::string::npos);
+    CHECK(printed.str().find("0.25      (no reference range for these settings)") != std::string::npos);
     CHECK(printed.str().find("0.5  OUT (a correct implementation: 0.9 to 1)") != std::string::npos);
     const std::string json = attn::read_text(written);
     CHECK(json.find("\"chapter\": \"99_test\"") != std::string::npos);
@@ -52,6 +55,8 @@ TEST_CASE("summary: metrics are judged against their ranges and written to summa
     CHECK(json.find("\"all_in_range\": false") != std::string::npos);
     CHECK(json.find("\"speed\": {\"value\": 12, \"expected_min\": null, \"expected_max\": null, \"in_range\": null}") !=
           std::string::npos);
+    CHECK(json.find("\"loss\": {\"value\": 0.25, \"expected_min\": null, \"expected_max\": null, \"in_range\": null, "
+                    "\"other_settings_ranged\": true}") != std::string::npos);
     // A timing says so, for the report's table ("a timing: shown, not judged").
     CHECK(json.find("\"slope\": {\"value\": 7.5, \"expected_min\": null, \"expected_max\": null, \"in_range\": null, "
                     "\"timing\": true}") != std::string::npos);
