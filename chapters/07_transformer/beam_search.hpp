@@ -31,6 +31,11 @@ struct Hypothesis {
 // max_len tokens (prefixes still alive then count as they are). However many hypotheses
 // have finished, the search goes on while a better prefix is alive. Returns the hypothesis
 // of highest log_probability.
+// Ties (equal scores, as two equally likely words give) go to the earlier: the extensions are
+// ranked from the order row by row, token by token, with a stable sort (of two equal ones the
+// earlier row, then the smaller token id, ranks first), and of equally good hypotheses the
+// first in finishing order (then in the beam's order) is returned. beam_size 1 then picks
+// what chapter 01's greedy_decode picks (the first largest score).
 // beam_size 1 is greedy decoding. Throws std::invalid_argument if beam_size or max_len is 0.
 template <class T>
 Hypothesis beam_search(const BeamStep<T>& step, std::size_t beam_size, std::size_t max_len, std::int64_t bos_id,

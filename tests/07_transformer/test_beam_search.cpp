@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <stdexcept>
+#include <string>
 
 using attn::Var;
 
@@ -18,6 +19,15 @@ namespace {
 constexpr std::int64_t bos = 0, eos = 1, a = 2, b = 3, vocab = 4;
 using Tokens = std::vector<std::int64_t>;
 using Table = std::vector<std::vector<double>>;   // table[previous][next] = p(next | previous)
+
+// The tokens as words ("a b <eos>"), so that a failing check reads as a sentence.
+std::string words(const Tokens& tokens) {
+    static const char* const name[] = {"<bos>", "<eos>", "a", "b"};
+    std::string text;
+    for (std::int64_t token : tokens)
+        text += (text.empty() ? "" : " ") + (token >= 0 && token < vocab ? std::string(name[token]) : std::to_string(token));
+    return text;
+}
 
 // A Markov chain as a decoder: the next token's distribution depends on the previous token
 // only. The logits are log p plus a different constant per row, so a beam that skips the
@@ -142,9 +152,9 @@ TEST_CASE("07.5 beam_search" * doctest::test_suite("ch07")) {
         // Both kept ones end in <eos>: none is alive, the search stops with b <eos>, log 0.36 = -1.022.
         const attn::ch07::Hypothesis greedy = attn::ch07::beam_search<double>(markov_step(garden_path), 1, 5, bos, eos);
         const attn::ch07::Hypothesis beam = attn::ch07::beam_search<double>(markov_step(garden_path), 2, 5, bos, eos);
-        CHECK(greedy.tokens == Tokens{a, eos});
+        CHECK(words(greedy.tokens) == "a <eos>");
         CHECK(greedy.log_probability == doctest::Approx(std::log(0.20)).epsilon(1e-12));
-        CHECK(beam.tokens == Tokens{b, eos});
+        CHECK(words(beam.tokens) == "b <eos>");
         CHECK(beam.log_probability == doctest::Approx(std::log(0.36)).epsilon(1e-12));
     };
     PROPERTY("an early <eos> does not end the search while an alive prefix can still beat it") {
@@ -152,7 +162,7 @@ TEST_CASE("07.5 beam_search" * doctest::test_suite("ch07")) {
         // search goes on. Step 2: a <eos> 0.5998 * 0.9 = 0.5398 > 0.4 finishes, a b 0.5998 * 0.05
         // = 0.02999 stays alive; it scores below 0.5398 and can only fall, so the search stops.
         const attn::ch07::Hypothesis beam = attn::ch07::beam_search<double>(markov_step(late_winner), 2, 5, bos, eos);
-        CHECK(beam.tokens == Tokens{a, eos});
+        CHECK(words(beam.tokens) == "a <eos>");
         CHECK(beam.log_probability == doctest::Approx(std::log(0.5998 * 0.9)).epsilon(1e-12));
     };
     PROPERTY("beam_size worse finished hypotheses do not end the search while a better prefix is alive") {
@@ -163,7 +173,7 @@ TEST_CASE("07.5 beam_search" * doctest::test_suite("ch07")) {
         // Step 3 from b: a b <eos> 0.42 * 0.9 = 0.378 finishes, a b a 0.42 * 0.05 = 0.021 stays
         //   alive; 0.021 < 0.378, so the search stops with a b <eos>, log 0.378 = -0.973 (> log 0.3).
         const attn::ch07::Hypothesis beam = attn::ch07::beam_search<double>(markov_step(long_winner), 2, 5, bos, eos);
-        CHECK(beam.tokens == Tokens{a, b, eos});
+        CHECK(words(beam.tokens) == "a b <eos>");
         CHECK(beam.log_probability == doctest::Approx(std::log(0.6 * 0.7 * 0.9)).epsilon(1e-12));
     };
     PROPERTY("log_probability is the sum of the log-softmax entries along the tokens, <eos> included") {
@@ -206,7 +216,7 @@ TEST_CASE("07.5 beam_search" * doctest::test_suite("ch07")) {
             const attn::ch07::Hypothesis found =
                 attn::ch07::beam_search<double>(model.step(), everything, max_len, bos, eos);
             CAPTURE(seed);
-            CHECK(found.tokens == best.tokens);
+            CHECK(words(found.tokens) == words(best.tokens));
             CHECK(found.log_probability == doctest::Approx(best.log_probability).epsilon(1e-12));
         }
     };
@@ -225,8 +235,24 @@ TEST_CASE("07.5 beam_search" * doctest::test_suite("ch07")) {
             Tokens expected = greedy;
             if (greedy.size() < 6) expected.push_back(eos);   // greedy stopped at <eos>, which it does not keep
             CAPTURE(trial);
-            CHECK(beam.tokens == expected);
+            CHECK(words(beam.tokens) == words(expected));
         }
+    };
+    PROPERTY("ties go to the smaller token, and of equally good hypotheses to the first") {
+        // From <bos>, a and b are equally likely (0.4 each; one row, so their log-probabilities
+        // are the same number). Beam 1 keeps a, the smaller token id, as greedy_decode would.
+        // Beam 2 with max_len 1 keeps both, alive at the end with equal scores: a comes first
+        // in the ranking, so a is returned.
+        const Table tie = {
+            /* from <bos> */ {0.0001, 0.1999, 0.4, 0.4},
+            /* from <eos> */ {0.25, 0.25, 0.25, 0.25},   // never asked for
+            /* from a     */ {0.0001, 0.9, 0.0499, 0.05},
+            /* from b     */ {0.0001, 0.9, 0.05, 0.0499}};
+        const attn::ch07::Hypothesis greedy = attn::ch07::beam_search<double>(markov_step(tie), 1, 1, bos, eos);
+        const attn::ch07::Hypothesis beam = attn::ch07::beam_search<double>(markov_step(tie), 2, 1, bos, eos);
+        CHECK(words(greedy.tokens) == "a");
+        CHECK(words(beam.tokens) == "a");
+        CHECK(beam.log_probability == doctest::Approx(std::log(0.4)).epsilon(1e-12));
     };
     PROPERTY("beam_size 0 or max_len 0 is refused with std::invalid_argument") {
         CHECK_THROWS_AS(attn::ch07::beam_search<double>(markov_step(garden_path), 0, 5, bos, eos), std::invalid_argument);
