@@ -64,6 +64,9 @@ with_body 'throw std::runtime_error(std::string(300, (char)120) + " the end of a
 expect "a long failure message is shown whole, wrapped, not cut" 1 \
     '^\[fail\] 00\.1' 'the end of a long message' \
     -- env COLUMNS=100 ./course check 00
+expect "into a pipe, with no COLUMNS, the message stays on one line (for grep and the reader's pager)" 1 \
+    '^\[fail\] 00\.1' 'x{300} the end of a long message' \
+    -- env -u COLUMNS ./course check 00
 expect "--verbose shows everything the checks printed, the runner's report included" 1 \
     '^\[fail\] 00\.1' '^\[done\] [0-9]+ test cases run' '!\.\.\.$' \
     -- ./course check 00 --verbose
