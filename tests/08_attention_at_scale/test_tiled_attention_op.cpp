@@ -3,8 +3,8 @@
 // scaled_dot_product_attention on the autodiff, forward and backward, and central differences.
 // The sizes straddle the op's default tiles (256 queries x 256 keys): 1, 7, 129 and 300 queries
 // or keys give one partial tile or two tiles, the second one partial, whose running maximum must
-// be carried from one to the next. (This op was the toolkit's streaming_attention until chapter
-// 08 took it over: tests/common/test_streaming_attention.cpp before.)
+// be carried from one to the next. (This op was the toolkit's streaming_attention, tested in
+// tests/common/, until chapter 08 took it over.)
 #include "chapters/08_attention_at_scale/tiled_attention.hpp"
 #include "tests/08_attention_at_scale/chapter03_reference.hpp"
 #include "tests/support/check_allclose.hpp"
