@@ -1,11 +1,10 @@
 // What chapter 08's tests compare the tiled attention with: chapter 03's
 // scaled_dot_product_attention (its reference solution in every check binary but 03's own),
 // which holds the whole (batch, n_q, n_k) matrix, with the same mask built from chapter 03's
-// mask builders; and its gradients by the autodiff through that composition.
+// mask builders (as_chapter03_mask); and its gradients by the autodiff through that composition.
 #pragma once
-#include "chapters/03_queries_keys_values/causal_mask.hpp"
-#include "chapters/03_queries_keys_values/length_mask.hpp"
 #include "chapters/03_queries_keys_values/scaled_dot_product_attention.hpp"
+#include "chapters/08_attention_at_scale/agreement.hpp"
 #include "chapters/08_attention_at_scale/tiles.hpp"
 #include "common/autodiff/ops.hpp"
 #include "tests/support/gradcheck.hpp"
@@ -19,19 +18,6 @@ namespace ref08 {
 
 using attn::Tensor3;
 
-// The same keys blocked as `mask` describes, as chapter 03's boolean mask (batch, n_q, n_k).
-inline attn::ch03::Mask chapter03_mask(const attn::ch08::KeyMask& mask, std::size_t batch, std::size_t n_q,
-                                       std::size_t n_k) {
-    attn::ch03::Mask blocked = attn::ch03::no_mask();
-    if (mask.causal) blocked = attn::ch03::causal_mask(batch, n_q);
-    if (mask.valid_lens.size() != 0) {
-        const attn::ch03::Mask padding =
-            attn::ch03::length_mask(xt::xarray<std::int64_t>(mask.valid_lens), n_q, n_k);
-        blocked = attn::ch03::is_empty(blocked) ? padding : attn::ch03::either(blocked, padding);
-    }
-    return blocked;
-}
-
 template <class T>
 attn::Var<T> leaf(const Tensor3<T>& x) { return attn::parameter<T>(attn::Array<T>(x)); }
 
@@ -39,7 +25,7 @@ attn::Var<T> leaf(const Tensor3<T>& x) { return attn::parameter<T>(attn::Array<T
 template <class T>
 Tensor3<T> attention_output(const Tensor3<T>& Q, const Tensor3<T>& K, const Tensor3<T>& V,
                             const attn::ch08::KeyMask& mask = {}) {
-    const attn::ch03::Mask blocked = chapter03_mask(mask, Q.shape(0), Q.shape(1), K.shape(1));
+    const attn::ch03::Mask blocked = attn::ch08::as_chapter03_mask(mask, Q.shape(0), Q.shape(1), K.shape(1));
     return attn::ch03::scaled_dot_product_attention(attn::constant<T>(attn::Array<T>(Q)), attn::constant<T>(attn::Array<T>(K)),
                                                     attn::constant<T>(attn::Array<T>(V)), blocked).output.value();
 }
@@ -49,7 +35,7 @@ template <class T>
 attn::ch08::AttentionGradients<T> attention_gradients(const Tensor3<T>& Q, const Tensor3<T>& K, const Tensor3<T>& V,
                                                       const Tensor3<T>& dO, const attn::ch08::KeyMask& mask = {}) {
     const attn::Var<T> q = leaf(Q), k = leaf(K), v = leaf(V);
-    const attn::ch03::Mask blocked = chapter03_mask(mask, Q.shape(0), Q.shape(1), K.shape(1));
+    const attn::ch03::Mask blocked = attn::ch08::as_chapter03_mask(mask, Q.shape(0), Q.shape(1), K.shape(1));
     attn::backward(attn::ch03::scaled_dot_product_attention(q, k, v, blocked).output, attn::Array<T>(dO));
     return {q.grad(), k.grad(), v.grad()};
 }

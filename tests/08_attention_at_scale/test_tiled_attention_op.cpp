@@ -40,7 +40,7 @@ std::string describe(const Case& c) {
 // The composition: chapter 03's attention, which holds the whole (batch, n_q, n_k) matrix.
 template <class T>
 Var<T> composed_attention(const Var<T>& Q, const Var<T>& K, const Var<T>& V, const KeyMask& mask) {
-    return attn::ch03::scaled_dot_product_attention(Q, K, V, ref08::chapter03_mask(mask, Q.shape(0), Q.shape(1), K.shape(1)))
+    return attn::ch03::scaled_dot_product_attention(Q, K, V, attn::ch08::as_chapter03_mask(mask, Q.shape(0), Q.shape(1), K.shape(1)))
         .output;
 }
 
