@@ -3,18 +3,23 @@
 // (8.1)-(8.4); part 2 cuts attention into tiles of queries against keys (FlashAttention's
 // forward) and draws the tiling; part 3 computes the gradients by recomputing each tile from
 // the log-sum-exp; part 4 times naive against tiled attention, and measures their memory, up
-// to n = 32,768. Parts 5-7 (grouped-query attention, the key/value cache, beam search) are
+// to n = 32,768 (--memory-budget). Parts 5-7 (grouped-query attention, the key/value cache, beam search) are
 // coming: this chapter is being written (issue 29).
 #include "chapters/00_foundations/softmax.hpp"
 #include "chapters/08_attention_at_scale/agreement.hpp"
 #include "chapters/08_attention_at_scale/figures.hpp"
 #include "chapters/08_attention_at_scale/online_softmax.hpp"
+#include "chapters/08_attention_at_scale/scaling.hpp"
 #include "common/cli.hpp"
+#include "common/memory.hpp"
 #include "common/progress.hpp"
 #include "common/random.hpp"
 #include "common/summary.hpp"
 
 #include <algorithm>
+#include <optional>
+#include <string>
+#include <vector>
 #include <cstdio>
 #include <iostream>
 #include <unistd.h>
@@ -89,13 +94,79 @@ GradientAgreement recompute_for_gradients(bool quick, Rng& rng) {
     return g;
 }
 
+// ---- 4. Naive against tiled attention: time and measured peak memory against n.
+void naive_against_tiled(Summary& summary, const std::filesystem::path& out, bool quick, double budget_gib) {
+    const std::size_t d = 64;
+    std::vector<std::size_t> lengths;
+    for (std::size_t n = 256; n <= (quick ? 2048u : 32768u); n *= 2) lengths.push_back(n);
+    // Never more than this machine can give: a budget above it would end in the kernel's OOM killer.
+    const std::optional<std::uint64_t> available = available_memory();
+    double budget_mib = budget_gib * 1024;
+    if (available && budget_mib > 0.8 * static_cast<double>(*available) / (1 << 20)) {
+        budget_mib = 0.8 * static_cast<double>(*available) / (1 << 20);
+        std::printf("\n   (--memory-budget %g GiB is more than this machine has free: using 80%% of %s)", budget_gib,
+                    memory_text(*available).c_str());
+    }
+    std::printf("\n4. Naive (chapter 03: the n x n scores and weights in memory) against tiled attention (08.2, tiles of 256 x 256),\n"
+                "   one forward pass of one head, d = %zu, float32, one thread; memory measured (the growth of peak resident\n"
+                "   memory during one call, each point in a fresh process); the naive pass is not run once its memory would pass\n"
+                "   the budget of %.1f GiB (--memory-budget):\n"
+                "        n     naive ms   naive MiB     tiled ms   tiled MiB\n",
+                d, budget_mib / 1024);
+    const ScalingRun run = measure_scaling(lengths, d, budget_mib, quick ? 3 : 2, [](const ScalingPoint& p) {
+        if (p.naive_ms)
+            std::printf("   %6zu  %11.2f  %10.1f  %11.2f  %10.1f\n", p.n, *p.naive_ms, *p.naive_mib, p.tiled_ms, p.tiled_mib);
+        else
+            std::printf("   %6zu  %11s  %10s  %11.2f  %10.1f\n", p.n, "-", "-", p.tiled_ms, p.tiled_mib);
+        std::fflush(stdout);
+    });
+    struct Fit {
+        Measure what;
+        const char* key;
+        const char* name;
+    };
+    const Fit fits[] = {{Measure::naive_time, "slope_time_naive", "time, naive"},
+                        {Measure::tiled_time, "slope_time_tiled", "time, tiled"},
+                        {Measure::naive_memory, "slope_memory_naive", "memory, naive"},
+                        {Measure::tiled_memory, "slope_memory_tiled", "memory, tiled"}};
+    std::printf("   fitted slopes on log-log axes (the upper half of the lengths):");
+    for (const Fit& f : fits)
+        if (const std::optional<Slope> fit = fit_slope(run.points, f.what)) {
+            std::printf("  %s %.2f", f.name, fit->slope);
+            summary.timing(f.key, std::string("fitted slope of n, ") + f.name, fit->slope);
+        }
+    std::printf("\n   (time: n^2 for both, the same products; memory: n^2 naive, n tiled)\n");
+    // The largest n both ran: how much more memory the n x n matrices take.
+    for (auto p = run.points.rbegin(); p != run.points.rend(); ++p)
+        if (p->naive_mib && p->tiled_mib > 0) {
+            std::printf("   at n = %zu the naive pass took %.0fx the memory of the tiled one (%.1f MiB against %.1f MiB)\n", p->n,
+                        *p->naive_mib / p->tiled_mib, *p->naive_mib, p->tiled_mib);
+            summary.metric("memory_ratio_at_" + std::to_string(p->n), "naive / tiled memory at n = " + std::to_string(p->n),
+                           *p->naive_mib / p->tiled_mib);
+            break;
+        }
+    if (run.naive_over_budget_at)
+        std::printf("   the naive pass passes the %.1f GiB budget at n = %zu (%s)\n", budget_mib / 1024, *run.naive_over_budget_at,
+                    run.predicted ? "predicted from its last measurement, times (n / n_last)^2; not run" : "measured");
+    else
+        std::printf("   the naive pass stays inside the %.1f GiB budget up to n = %zu\n", budget_mib / 1024, lengths.back());
+    summary.setting("memory_budget_mib", budget_mib);
+    if (run.naive_over_budget_at) summary.setting("naive_over_budget_at_n", static_cast<double>(*run.naive_over_budget_at));
+    summary.figure(plot::save_and_report(scaling_time_plot(run.points, d), out, "time_against_n"));
+    summary.figure(plot::save_and_report(scaling_memory_plot(run.points, d, budget_mib), out, "memory_against_n"));
+}
+
 int run(int argc, char** argv) {
     RunSettings run;
     CommandLine cli(argc > 0 ? std::filesystem::path(argv[0]).filename().string() : "ch08",
                     "attention at scale: the online softmax, exact attention in tiles (FlashAttention's forward "
                     "and its backward by recomputation), their time and memory against n");
     add_standard_flags(cli, run, chapter_dir);
+    // What a laptop with 16 GiB can spare for one attention call, besides its system and browser.
+    double budget_gib = 8;
+    cli.option("memory-budget", &budget_gib, "GiB part 4's naive attention may use; it is not run at the n that would pass it");
     if (!cli.parse(argc, argv)) return 0;
+    if (!(budget_gib > 0)) throw UsageError("--memory-budget must be positive, got " + std::to_string(budget_gib), cli.usage());
     finish_standard_flags(cli, run, chapter_dir, /*default_steps=*/0, /*quick_steps=*/0);
     const std::filesystem::path out = run.out;
     Summary summary(chapter_dir, run);
@@ -106,7 +177,7 @@ int run(int argc, char** argv) {
     const double online_difference = read_a_row_in_blocks();
     const ForwardFacts forward = tile_the_scores(summary, out, run.quick, rng);
     const GradientAgreement gradients = recompute_for_gradients(run.quick, rng);
-    coming(4, "Naive against tiled attention: time and peak memory against n");
+    naive_against_tiled(summary, out, run.quick, budget_gib);
     coming(5, "Grouped-query attention: fewer key/value heads");
     coming(6, "Decoding with a key/value cache");
     coming(7, "Greedy decoding against beam search");
