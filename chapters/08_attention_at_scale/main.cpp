@@ -166,7 +166,11 @@ int run(int argc, char** argv) {
     double budget_gib = 8;
     cli.option("memory-budget", &budget_gib, "GiB part 4's naive attention may use; it is not run at the n that would pass it");
     if (!cli.parse(argc, argv)) return 0;
-    if (!(budget_gib > 0)) throw UsageError("--memory-budget must be positive, got " + std::to_string(budget_gib), cli.usage());
+    if (!(budget_gib > 0)) {
+        char given[32];
+        std::snprintf(given, sizeof given, "%g", budget_gib);
+        throw UsageError(std::string("--memory-budget must be positive (GiB), got ") + given, cli.usage());
+    }
     finish_standard_flags(cli, run, chapter_dir, /*default_steps=*/0, /*quick_steps=*/0);
     const std::filesystem::path out = run.out;
     Summary summary(chapter_dir, run);
