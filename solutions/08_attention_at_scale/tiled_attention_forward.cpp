@@ -39,6 +39,8 @@ TiledAttention<T> tiled_attention_forward(const Tensor3<T>& Q, const Tensor3<T>&
             xt::view(result.log_sum_exp, b, xt::range(q0, q1)) = state.max + xt::log(state.sum);   // L = m + log l   (8.6)
         }
     return result;
+    // O_i += xt::linalg::dot(step.weights, rows_of(V, b, tile.k0, tile.k1)) adds the same
+    // product; add_weighted_values writes it straight into O_i, which saves a copy per tile.
 }
 
 // ---- instantiations: do not edit ----
