@@ -175,7 +175,8 @@ std::filesystem::path Summary::finish(const std::filesystem::path& dir, double s
         const std::string in_range = !m.ranged ? "null" : m.ok() ? "true" : "false";
         json << (i ? "," : "") << "\n    " << json_string(m.key) << ": {\"value\": " << json_number(m.value)
              << ", \"expected_min\": " << (m.ranged ? json_number(m.lo) : "null")
-             << ", \"expected_max\": " << (m.ranged ? json_number(m.hi) : "null") << ", \"in_range\": " << in_range << "}";
+             << ", \"expected_max\": " << (m.ranged ? json_number(m.hi) : "null") << ", \"in_range\": " << in_range
+             << (m.timing ? ", \"timing\": true" : "") << "}";
     }
     json << "\n  },\n  \"all_in_range\": " << (all_in_range() ? "true" : "false") << "\n}\n";
     // summary.json and report.html must be of one run: the old page goes first, so a kill
@@ -200,6 +201,9 @@ std::filesystem::path Summary::finish(const std::filesystem::path& dir, double s
         else page.reference_note = "The reference run in out/" + chapter_ + "/ had other settings (" + differ +
                                    "), so its numbers are not set beside these. Run the chapter without --mine "
                                    "and with the same flags to compare.";
+    } else if (mine_) {
+        page.reference_note = "No reference run in out/" + chapter_ + "/ to set beside these numbers: run the chapter "
+                              "without --mine and with the same flags to add one.";
     }
     write_text_atomically(dir / "report.html", report::page_html(page));
     std::cout << "  wrote " << path.string() << "\n  and " << (dir / "report.html").string()

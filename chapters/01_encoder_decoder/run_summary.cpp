@@ -105,14 +105,22 @@ SavedRun train_missing_run(Seq2SeqModel<float>& model, const std::string& chapte
                            const Task& task, const std::string& cost) {
     const std::string chapter = "chapter " + chapter_dir.substr(0, 2);
     std::cout << "   no " << chapter << " run with these settings in " << saved_run_paths(chapter_dir, settings)
-              << ": training " << chapter << "'s model now (" << cost << ")\n";
+              << ": training " << chapter << "'s model now (" << cost << ";\n   `./course run "
+              << chapter_dir.substr(0, 2) << (settings.run.quick ? " --quick" : "")
+              << (settings.run.seed != RunSettings{}.seed ? " --seed " + std::to_string(settings.run.seed) : "")
+              << "` once saves it for the next runs)\n";
     const CpuStopwatch cpu;
     const TrainLog log = train(model, task, train_config(settings, "   " + chapter));
     const double cpu_seconds = cpu.seconds();
     Evaluation test = evaluate(model, task, task.corpus.test);
     test.hypotheses.clear();
     RunRecord run{decisive_settings(settings, task), settings.run.steps, log.seconds, test, cpu_seconds};
-    return {run, "trained now with " + code_name(settings.run) + " and the same settings"};
+    // With --mine, "your code" alone would credit the learner with earlier exercises that are
+    // still stubs (a learner who started at a later chapter): name the reference's stand-ins.
+    std::string whose = code_name(settings.run);
+    if (settings.run.variant == "mine" && !reference_stand_ins().empty())
+        whose += ", the reference standing in for your stubs " + reference_stand_ins() + ",";
+    return {run, "trained now with " + whose + " and the same settings"};
 }
 
 }  // namespace attn::ch01

@@ -19,6 +19,8 @@ const el = (tag, attributes = {}, text = "") => {
 };
 // A number as the table prints it: 4 significant digits, no trailing zeros (0.1003, 1e-15).
 const shown = (x) => (x === null || x === undefined ? "—" : String(Number(Number(x).toPrecision(4))));
+// A range's end as the terminal prints it: 6 significant digits, so that close ends stay apart.
+const shownEnd = (x) => String(Number(Number(x).toPrecision(6)));
 
 // ---- The summary table: each metric beside its range; with a reference run, its value too.
 function drawSummary() {
@@ -33,8 +35,9 @@ function drawSummary() {
     const row = el("tr", {"data-key": key, class: m.in_range === false ? "out" : ""});
     row.appendChild(el("th", {scope: "row", title: key}, data.labels[key] || key));
     row.appendChild(el("td", {class: "value"}, shown(m.value)));
-    row.appendChild(el("td", {class: m.expected_min === null ? "" : "range"}, m.expected_min === null ? "no range for these settings"
-                                                         : shown(m.expected_min) + " to " + shown(m.expected_max)));
+    const range = m.expected_min !== null ? shownEnd(m.expected_min) + " to " + shownEnd(m.expected_max)
+                : m.timing ? "a timing: shown, not judged" : "no range for these settings";
+    row.appendChild(el("td", {class: m.expected_min === null ? "" : "range"}, range));
     row.appendChild(el("td", {class: "mark"}, m.in_range === null ? "" : m.in_range ? "ok" : "OUT"));
     if (reference) row.appendChild(el("td", {class: "value"}, reference[key] ? shown(reference[key].value) : "—"));
     table.appendChild(row);

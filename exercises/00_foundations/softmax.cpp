@@ -1,6 +1,8 @@
 // Exercise 00.1: the numerically stable softmax over rows, equations (0.1)-(0.2).
 #include "chapters/00_foundations/softmax.hpp"
 
+#include "common/row_math.hpp"
+
 #include <stdexcept>
 #include <string>
 

@@ -1,6 +1,8 @@
 // Exercise 00.2: softmax's backward pass as a vector-Jacobian product, equation (0.5).
 #include "chapters/00_foundations/softmax_backward.hpp"
 
+#include "common/row_math.hpp"
+
 #include <stdexcept>
 #include <string>
 

@@ -4,6 +4,8 @@
 #include "chapters/00_foundations/softmax_op.hpp"
 #include "common/autodiff/ops.hpp"
 
+#include <cmath>
+
 namespace attn::ch03 {
 
 // weights = softmax(Q K^T / sqrt(d)) over the allowed keys, output = weights V          (3.5)-(3.7)

@@ -36,6 +36,11 @@ $$ \mathrm{softmax}(x)_i = \frac{e^{x_i}}{\sum_j e^{x_j}} \tag{0.1} $$
 Exercise 00.1 asks for it. The run below reaches an accuracy of
 <!-- value: ch00-quick accuracy .3f -->0.985<!-- /value --> on the test set.
 
+<!-- values:
+     ch00-quick accuracy .3f = 0.985
+-->
+Said once more, in a plain sentence: 0.985 of the test rows.
+
 ```sh
 ./course run 00 --quick   # a quick run
 ```
@@ -75,6 +80,11 @@ cat > $TWIN <<EOF
 
 练习 00.1 要求实现它。下面的运行在测试集上的准确率达到
 <!-- value: ch00-quick accuracy .3f -->0.985<!-- /value -->。
+
+<!-- values:
+     ch00-quick accuracy .3f = 0.985
+-->
+用一个普通的句子再说一遍：测试集中 0.985 的行。
 
 \`\`\`sh
 ./course run 00 --quick   # 快速运行
@@ -118,7 +128,17 @@ expect "the pair as written agrees" 0 '^2 translations agree$' -- run
 
 edit $TWIN 's|-->0.985<!-- /value -->。|-->0.986<!-- /value -->。|'
 expect "a number changed in one file's value span fails" 1 \
-    "^chapters/00_tiny/README.zh.md: value spans differ at #1: .*0\.985.*0\.986" 'run tools/lessons/generate' -- run
+    "^chapters/00_tiny/README.zh.md: generated numbers differ at #1: .*0\.985.*0\.986" 'run tools/lessons/generate' -- run
+restore
+
+edit $TWIN 's|= 0.985$|= 0.986|; s|中 0.985 的行|中 0.986 的行|'
+expect "a number changed in one file's values marker fails" 1 \
+    "^chapters/00_tiny/README.zh.md: generated numbers differ at #2: .*accuracy .3f = 0\.985.*accuracy .3f = 0\.986" -- run
+restore
+
+edit $TWIN 's|= 0.985$|= 0.986|'
+expect "a values marker its sentence contradicts fails, naming the line" 1 \
+    "^chapters/00_tiny/README.zh.md: chapters/00_tiny/README.zh.md:[0-9]+: the paragraph after this values marker does not say '0\.986'" -- run
 restore
 
 edit $TWIN 's| \\tag{0.1}||'
@@ -181,7 +201,7 @@ expect "a missing translation fails with --require-all" 1 \
 restore
 
 # The generator rewrites the generated regions and values of both languages from one run.
-mkdir -p tools/lessons build/bin && cp "$ROOT/tools/lessons/generate" tools/lessons/
+mkdir -p tools/lessons build/bin && cp "$ROOT/tools/lessons/generate" "$ROOT/tools/lessons/value_markers.py" tools/lessons/
 printf 'out/\nbuild/\n' > .gitignore
 cat > build/bin/ch00 <<CHAPTER
 #!/usr/bin/env bash
@@ -193,7 +213,8 @@ chmod +x build/bin/ch00
 expect "generate rewrites the English lesson and its translation" 0 'rewrote chapters/00_tiny/README\.md' \
     'rewrote chapters/00_tiny/README\.zh\.md' -- python3 tools/lessons/generate
 expect "the chapter ran once for both languages" 0 '^1$' -- grep -c run build/runs.log
-expect "both languages say the new numbers" 0 '^README\.md:2$' '^README\.zh\.md:2$' \
+expect "both languages say the new numbers (a value span, a values marker and its sentence, the block)" 0 \
+    '^README\.md:4$' '^README\.zh\.md:4$' \
     -- bash -c 'cd chapters/00_tiny && grep -c "0\.991" README.md README.zh.md'
 expect "and still agree, without a new translation" 0 '^2 translations agree$' -- run
 expect "--check-quick passes when both files say what the code prints" 0 '!no longer say' 'quick blocks match' -- python3 tools/lessons/generate --check-quick
@@ -201,6 +222,11 @@ edit $TWIN 's|-->0.991<!-- /value -->。|-->0.985<!-- /value -->。|'
 expect "--check-quick fails when only the translation says an old number" 1 \
     '^-.*-->0\.985<!-- /value -->' 'no longer say what the code prints: chapters/00_tiny/README\.zh\.md\.' \
     -- python3 tools/lessons/generate --check-quick
+restore
+edit $LESSON 's|in a plain sentence: 0.985 of|in a plain sentence: most of|'
+expect "generate stops when a sentence no longer says its marker's number" 2 \
+    "chapters/00_tiny/README.md:[0-9]+: the paragraph after this values marker does not say '0\.985'" \
+    -- python3 tools/lessons/generate
 restore
 rm -rf "$scratch/build" "$scratch/out" "$scratch/tools" "$scratch/.gitignore"
 

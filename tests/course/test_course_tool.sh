@@ -189,11 +189,17 @@ fi
 cp solutions/01_encoder_decoder/*.cpp exercises/01_encoder_decoder/
 expect "check: a chapter that calls no earlier exercise is ready for --mine" 0 'Every exercise of chapter 01 passes. Now: \./course run 01 --mine' \
     '!earlier exercises' -- ./course check 01
+expect "progress goes on after the last exercise that passes, not back to the first unfinished" 0 \
+    'Next: 02\.1 ' '!Next: 00\.' -- ./course progress
 sleep 1
 git checkout -q -- exercises/01_encoder_decoder/gru_cell.cpp   # the stub again, saved after its last check
 expect "progress checks again an exercise saved after its last check" 0 '^  01\.1 +gru_cell +todo' \
     '^  01\.2 +encode +pass +[a-z]' '^Checked again, their files having changed since their last check:( [0-9]+\.[0-9]+)* 01\.1[ .]' \
     '!\(edited\)' -- ./course progress
+# the solution put back with an older time (as a restore within the second of the last check
+# leaves it): the file's content, not its time, says it changed
+cp solutions/01_encoder_decoder/gru_cell.cpp exercises/01_encoder_decoder/ && touch -d '2001-01-01' exercises/01_encoder_decoder/gru_cell.cpp
+expect "progress checks again a file put back with an older time" 0 '^  01\.1 +gru_cell +pass' '!\(edited\)' -- ./course progress
 git checkout -q -- exercises/01_encoder_decoder
 
 # a learner who starts at chapter 02: --mine runs their chapter 02 and the reference code for the
