@@ -1,12 +1,17 @@
-// Tiled against chapter 03's attention (agreement.hpp).
+// Tiled against chapter 03's attention, grouped-query against chapter 05's (agreement.hpp).
 #include "chapters/08_attention_at_scale/agreement.hpp"
 
 #include "chapters/03_queries_keys_values/causal_mask.hpp"
 #include "chapters/03_queries_keys_values/length_mask.hpp"
 #include "chapters/03_queries_keys_values/scaled_dot_product_attention.hpp"
+#include "chapters/05_multi_head_attention/multi_head_attention.hpp"
+#include "chapters/08_attention_at_scale/grouped_query_attention.hpp"
+#include "chapters/08_attention_at_scale/key_sharing.hpp"
 #include "chapters/08_attention_at_scale/tiled_attention_backward.hpp"
 #include "chapters/08_attention_at_scale/tiled_attention_forward.hpp"
 #include "common/random.hpp"
+
+#include <algorithm>
 
 namespace attn::ch08 {
 
@@ -39,6 +44,31 @@ GradientAgreement gradient_difference(const Tensor3<double>& Q, const Tensor3<do
              Array<double>(dO));
     return {max_relative_error(tiled.dQ, q.grad()), max_relative_error(tiled.dK, k.grad()),
             max_relative_error(tiled.dV, v.grad())};
+}
+
+double multi_head_difference(Rng& rng) {
+    const std::size_t d = 16, heads = 4, batch = 2, n_q = 5, n_k = 7;
+    ch05::MultiHeadAttention<double> multi(d, heads, rng);
+    // PyTorch starts both biases at zero; random ones show a bias that goes astray.
+    for (double& b : multi.in_proj_bias.value()) b = rng.uniform(-0.5, 0.5);
+    for (double& b : multi.out_proj.bias.value()) b = rng.uniform(-0.5, 0.5);
+    GroupedQueryAttention<double> grouped(d, heads, heads, rng);
+    copy_multi_head(multi, grouped);
+
+    const Var<double> query = constant<double>(Array<double>(random_tensor(batch, n_q, d, rng)));
+    const Var<double> key = constant<double>(Array<double>(random_tensor(batch, n_k, d, rng)));
+    const Var<double> value = constant<double>(Array<double>(random_tensor(batch, n_k, d, rng)));
+    ch03::Mask padding = xt::zeros<bool>({batch, n_k});
+    padding(1, n_k - 1) = true;                              // the second sequence's last key is padding
+    ch03::Mask causal = xt::zeros<bool>({n_q, n_k});
+    for (std::size_t i = 0; i < n_q; ++i)
+        for (std::size_t j = i + n_k - n_q + 1; j < n_k; ++j) causal(i, j) = true;   // the queries are the last n_q keys
+
+    const ch05::MultiHeadOutput<double> expected = ch05::multi_head_attention(multi, query, key, value, padding, causal);
+    const GroupedQueryOutput<double> got = grouped_query_attention(grouped, query, key, value, padding, causal);   // 08.4
+    const double output = xt::amax(xt::abs(got.output.value() - expected.output.value()))();
+    const double weights = xt::amax(xt::abs(got.head_weights.value() - expected.head_weights.value()))();
+    return std::max(output, weights);
 }
 
 Tensor3<double> random_tensor(std::size_t batch, std::size_t n, std::size_t d, Rng& rng) {

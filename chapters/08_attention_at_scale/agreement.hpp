@@ -1,5 +1,6 @@
 // How close the tiled computations of parts 2 and 3 come to chapter 03's attention, which holds
-// the whole n x n matrix: the same inputs and mask through both, the largest difference.
+// the whole n x n matrix, and grouped-query attention with G = H to chapter 05's multi-head
+// attention (part 5): the same inputs and masks through both, the largest difference.
 #pragma once
 #include "chapters/03_queries_keys_values/attention.hpp"
 #include "chapters/08_attention_at_scale/tiles.hpp"
@@ -22,6 +23,11 @@ struct GradientAgreement {
 };
 GradientAgreement gradient_difference(const Tensor3<double>& Q, const Tensor3<double>& K, const Tensor3<double>& V,
                                       const Tensor3<double>& dO, const KeyMask& mask, const Blocks& blocks);
+
+// Part 5: exercise 08.4 with G = H against chapter 05's multi_head_attention, the weights
+// copied (copy_multi_head), random biases, both masks (a padded key, causal): the largest
+// difference of the output and of the head weights, float64.
+double multi_head_difference(Rng& rng);
 
 // Random N(0, 1) entries (batch, n, d) from `rng`.
 Tensor3<double> random_tensor(std::size_t batch, std::size_t n, std::size_t d, Rng& rng);

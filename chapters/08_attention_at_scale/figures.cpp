@@ -32,4 +32,28 @@ plot::Heatmap tiling_picture(std::size_t n, std::size_t query_block, std::size_t
     return map;
 }
 
+plot::HeatmapGrid key_sharing_grid(const std::vector<Tensor3<double>>& weights, const std::vector<std::size_t>& kv_heads) {
+    plot::HeatmapGrid grid;
+    grid.title = "Head weights with every query head given the same query: heads that read the same keys draw the same map";
+    grid.colorbar_label = "attention weight";
+    grid.z_min = 0.0;
+    const std::size_t heads = weights.front().shape(0), n = weights.front().shape(1);
+    grid.columns = heads;
+    std::vector<std::string> positions;
+    for (std::size_t p = 0; p < n; ++p) positions.push_back(std::to_string(p));
+    for (std::size_t k = 0; k < weights.size(); ++k)
+        for (std::size_t h = 0; h < heads; ++h) {
+            plot::Heatmap panel;
+            panel.title = "G = " + std::to_string(kv_heads[k]) + ": head " + std::to_string(h) + " reads K/V " +
+                          std::to_string(h / (heads / kv_heads[k]));
+            panel.xlabel = "key position j";
+            panel.ylabel = "query position i";
+            panel.values = xt::view(weights[k], h);   // (n, n)
+            panel.x_tick_labels = positions;
+            panel.y_tick_labels = positions;
+            grid.panels.push_back(std::move(panel));
+        }
+    return grid;
+}
+
 }  // namespace attn::ch08
