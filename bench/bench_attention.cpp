@@ -2,8 +2,10 @@
 // batch 1, d = 64, float32, n queries and n keys, no gradient. Two implementations:
 //   "attention fwd 1 head d64 nN"            chapter 03's function (the reference solution),
 //                                            which holds the n x n matrix, n = 128 ... 4096;
-//   "attention fwd streaming 1 head d64 nN"  the engine's streaming_attention (tiles and an
-//                                            online softmax, memory O(n d)), n = 128 ... 8192.
+//   "attention fwd streaming 1 head d64 nN"  chapter 08's tiled_attention (exercises 08.1-08.2:
+//                                            tiles and an online softmax, memory O(n d)),
+//                                            n = 128 ... 8192. (The name is kept from when the
+//                                            op was the toolkit's streaming_attention.)
 // Against bench/attention_torch.py. For each n: milliseconds per call, GFLOP/s of the two
 // products (4 n^2 d flops), and the growth of peak resident memory during one call. Each point
 // runs in a child process of its own, so no earlier allocation hides a later one.
@@ -11,12 +13,12 @@
 // profile it: `perf record build/bin/bench_attention streaming`).
 #include "bench/bench_harness.hpp"
 #include "chapters/03_queries_keys_values/scaled_dot_product_attention.hpp"
+#include "chapters/08_attention_at_scale/tiled_attention.hpp"
 #include "common/autodiff/ops.hpp"
 #include "common/child_process.hpp"
 #include "common/random.hpp"
 #include "common/runtime.hpp"
 
-#include <cmath>
 #include <functional>
 #include <iostream>
 #include <string>
@@ -69,7 +71,7 @@ int main(int argc, char** argv) {
         return ch03::scaled_dot_product_attention(Q, K, V).output;   // (the weights are computed and dropped)
     };
     const Attention streaming = [](const Var<float>& Q, const Var<float>& K, const Var<float>& V) {
-        return streaming_attention(Q, K, V, 1.0f / std::sqrt(static_cast<float>(d)));
+        return ch08::tiled_attention(Q, K, V);   // scaled by 1 / sqrt(d), like chapter 03's
     };
     if (only != "streaming")
         for (const std::size_t n : {128, 256, 512, 1024, 2048, 4096})

@@ -1,9 +1,8 @@
 // The elementary differentiable ops every chapter composes. Each has its forward and its
 // backward side by side in one of the ops_*.cpp files, and a numerical gradient check in
 // tests/common/test_autodiff_ops.cpp. Taught concepts (softmax, GRU, attention, layer norm)
-// are not here: they belong to their chapters (docs/design.md, "One home per concept"). The one
-// exception is streaming_attention, a fused kernel for speed and memory that computes what
-// chapter 03 composes from these ops (and is tested against that composition).
+// are not here: they belong to their chapters (docs/design.md, "One home per concept"); tiled
+// attention for long sequences, once here as streaming_attention, is chapter 08's.
 // Introduced in chapter 01.
 #pragma once
 #include "common/autodiff/var.hpp"
@@ -104,15 +103,5 @@ enum class Reduction { mean, sum };
 template <class T>
 Var<T> cross_entropy(const Var<T>& logits, const xt::xarray<std::int64_t>& targets, std::int64_t ignore_index = -100,
                      double label_smoothing = 0.0, Reduction reduction = Reduction::mean);
-
-// ---- Attention in one op (ops_attention.cpp) ---------------------------------------------------
-// softmax(scale Q K^T [+ causal mask]) V for Q (batch, n_q, d), K (batch, n_k, d), V (batch, n_k, d_v)
-// -> (batch, n_q, d_v), the same numbers as the composition chapter 03 teaches,
-//     bmm(exp(log_softmax(scale * bmm(Q, K, false, true) [+ mask])), V),
-// computed tile by tile with an online softmax (FlashAttention), so that memory grows as n d
-// instead of n_q n_k: long sequences fit. Causal: query i sees the keys j <= i (needs n_q == n_k).
-// The backward pass recomputes the attention weights tile by tile instead of storing them.
-template <class T>
-Var<T> streaming_attention(const Var<T>& Q, const Var<T>& K, const Var<T>& V, Scalar<T> scale, bool causal = false);
 
 }  // namespace attn

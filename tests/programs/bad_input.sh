@@ -173,6 +173,8 @@ done
 refused "ch07 --lr-end with a warm-up" "--lr-end shapes the cosine schedule, which runs only with --warmup 0" ch07 --quick --lr-end 0.1
 works "ch07 --lr-end with --warmup 0 (flags accepted)" ch07 --quick --lr-end 0.1 --warmup 0 --ranges
 refused "ch07 --embedding 0" "--embedding must be between 1 and 2048" ch07 --quick --embedding 0
+refused "ch08 --memory-budget 0" "--memory-budget must be positive" ch08 --quick --memory-budget 0
+refused "ch08 --memory-budget x" "--memory-budget" ch08 --quick --memory-budget x
 
 # ---- Settings that cannot fit in memory are refused, with the estimate, before any work.
 refused "ch07 at 2048 wide, 12 layers, batch 8192" "needs about" \

@@ -1,19 +1,22 @@
-// streaming_attention (common/autodiff/ops_attention.cpp) against the composition it replaces,
-// softmax(scale Q K^T + mask) V built from the engine's own ops, forward and backward, and
-// against central differences. The sizes straddle the op's tiles (256 queries x 256 keys):
-// 1, 7, 129 and 300 queries or keys give one partial tile or two tiles, the second one partial,
-// whose running maximum must be carried from one to the next.
-#include "common/autodiff/ops.hpp"
+// tiled_attention (chapters/08_attention_at_scale/tiled_attention.cpp), exercises 08.2 and 08.3
+// registered as one differentiable op, against the composition it replaces: chapter 03's
+// scaled_dot_product_attention on the autodiff, forward and backward, and central differences.
+// The sizes straddle the op's default tiles (256 queries x 256 keys): 1, 7, 129 and 300 queries
+// or keys give one partial tile or two tiles, the second one partial, whose running maximum must
+// be carried from one to the next. (This op was the toolkit's streaming_attention, tested in
+// tests/common/, until chapter 08 took it over.)
+#include "chapters/08_attention_at_scale/tiled_attention.hpp"
+#include "tests/08_attention_at_scale/chapter03_reference.hpp"
 #include "tests/support/check_allclose.hpp"
 #include "tests/support/gradcheck.hpp"
 
 #include "common/xtensor_compat.hpp"
 
 #include <cmath>
-#include <limits>
 #include <string>
 
 using attn::Var;
+using attn::ch08::KeyMask;
 using support::random_array;
 using A = xt::xarray<double>;
 
@@ -34,19 +37,11 @@ std::string describe(const Case& c) {
            ", d " + std::to_string(c.d) + ", d_v " + std::to_string(c.d_v) + (c.causal ? ", causal" : "");
 }
 
-// The unfused reference: scores = scale Q K^T (+ -inf above the diagonal), weights = softmax
-// (as exp of log_softmax), output = weights V. It holds the whole (batch, n_q, n_k) matrix.
+// The composition: chapter 03's attention, which holds the whole (batch, n_q, n_k) matrix.
 template <class T>
-Var<T> unfused_attention(const Var<T>& Q, const Var<T>& K, const Var<T>& V, T scale, bool causal) {
-    Var<T> scores = attn::bmm(Q, K, false, true) * scale;
-    if (causal) {
-        const std::size_t n = Q.shape(1);
-        attn::Array<T> mask = xt::zeros<T>({std::size_t(1), n, n});
-        for (std::size_t i = 0; i < n; ++i)
-            for (std::size_t j = i + 1; j < n; ++j) mask(0, i, j) = -std::numeric_limits<T>::infinity();
-        scores = scores + attn::constant<T>(mask);
-    }
-    return attn::bmm(attn::exp(attn::log_softmax(scores)), V);
+Var<T> composed_attention(const Var<T>& Q, const Var<T>& K, const Var<T>& V, const KeyMask& mask) {
+    return attn::ch03::scaled_dot_product_attention(Q, K, V, attn::ch08::as_chapter03_mask(mask, Q.shape(0), Q.shape(1), K.shape(1)))
+        .output;
 }
 
 struct Inputs {
@@ -62,35 +57,34 @@ template <class T> Var<T> leaf(const A& values) { return attn::parameter<T>(attn
 
 }  // namespace
 
-TEST_CASE("streaming attention: the forward pass equals softmax(scale Q K^T + mask) V" * doctest::test_suite("common")) {
+TEST_CASE("tiled attention op: the forward pass equals chapter 03's attention" * doctest::test_suite("ch08")) {
     std::uint64_t seed = 10;
     for (const Case& c : cases) {
         INFO(describe(c));
         const Inputs in = random_inputs(c, seed += 3);
-        const double scale = 1.0 / std::sqrt(static_cast<double>(c.d));
+        const KeyMask mask{c.causal, {}};
         const Var<double> Q = leaf<double>(in.Q), K = leaf<double>(in.K), V = leaf<double>(in.V);
-        const Var<double> streamed = attn::streaming_attention(Q, K, V, scale, c.causal);
-        CHECK(streamed.shape() == attn::Shape{c.batch, c.n_q, c.d_v});
-        CHECK_ALLCLOSE(streamed.value(), unfused_attention(Q, K, V, scale, c.causal).value(), 1e-12, 1e-12);
+        const Var<double> tiled = attn::ch08::tiled_attention(Q, K, V, mask);
+        CHECK(tiled.shape() == attn::Shape{c.batch, c.n_q, c.d_v});
+        CHECK_ALLCLOSE(tiled.value(), composed_attention(Q, K, V, mask).value(), 1e-12, 1e-12);
 
         const Var<float> Qf = leaf<float>(in.Q), Kf = leaf<float>(in.K), Vf = leaf<float>(in.V);
-        const float scale_f = static_cast<float>(scale);
-        CHECK_ALLCLOSE(attn::streaming_attention(Qf, Kf, Vf, scale_f, c.causal).value(),
-                       unfused_attention(Qf, Kf, Vf, scale_f, c.causal).value(), 1e-5, 1e-5);
+        CHECK_ALLCLOSE(attn::ch08::tiled_attention(Qf, Kf, Vf, mask).value(), composed_attention(Qf, Kf, Vf, mask).value(),
+                       1e-5, 1e-5);
     }
 }
 
-TEST_CASE("streaming attention: dQ, dK, dV equal the unfused composition's gradients" * doctest::test_suite("common")) {
+TEST_CASE("tiled attention op: dQ, dK, dV equal the autodiff's through chapter 03's attention" * doctest::test_suite("ch08")) {
     std::uint64_t seed = 50;
     for (const Case& c : cases) {
         INFO(describe(c));
         const Inputs in = random_inputs(c, seed += 4);
         const A upstream = random_array({c.batch, c.n_q, c.d_v}, seed + 3);   // loss = sum(output * upstream)
-        const double scale = 0.7 / std::sqrt(static_cast<double>(c.d));
+        const KeyMask mask{c.causal, {}};
         const Var<double> Q = leaf<double>(in.Q), K = leaf<double>(in.K), V = leaf<double>(in.V);
         const Var<double> Qr = leaf<double>(in.Q), Kr = leaf<double>(in.K), Vr = leaf<double>(in.V);
-        attn::backward(attn::streaming_attention(Q, K, V, scale, c.causal), upstream);
-        attn::backward(unfused_attention(Qr, Kr, Vr, scale, c.causal), upstream);
+        attn::backward(attn::ch08::tiled_attention(Q, K, V, mask), upstream);
+        attn::backward(composed_attention(Qr, Kr, Vr, mask), upstream);
         CHECK_ALLCLOSE(Q.grad(), Qr.grad(), 1e-10, 1e-10);
         CHECK_ALLCLOSE(K.grad(), Kr.grad(), 1e-10, 1e-10);
         CHECK_ALLCLOSE(V.grad(), Vr.grad(), 1e-10, 1e-10);
@@ -99,47 +93,50 @@ TEST_CASE("streaming attention: dQ, dK, dV equal the unfused composition's gradi
         const A X = random_array({2, 300, 6}, 7);
         const A upstream = random_array({2, 300, 6}, 8);
         const Var<double> x = leaf<double>(X), xr = leaf<double>(X);
-        attn::backward(attn::streaming_attention(x, x, x, 0.4, true), upstream);
-        attn::backward(unfused_attention(xr, xr, xr, 0.4, true), upstream);
+        attn::backward(attn::ch08::tiled_attention(x, x, x, {true, {}}), upstream);
+        attn::backward(composed_attention(xr, xr, xr, {true, {}}), upstream);
         CHECK_ALLCLOSE(x.grad(), xr.grad(), 1e-10, 1e-10);
     }
-    SUBCASE("only V wants a gradient") {
-        const Case c{1, 129, 300, 4, 3, false};
+    SUBCASE("only V wants a gradient; valid lengths and blocks of other sizes") {
+        const Case c{2, 129, 300, 4, 3, false};
         const Inputs in = random_inputs(c, 9);
+        const KeyMask mask{false, {300, 123}};
         const Var<double> V = leaf<double>(in.V), Vr = leaf<double>(in.V);
         const Var<double> Q = attn::constant<double>(in.Q), K = attn::constant<double>(in.K);
-        const A upstream = random_array({1, 129, 3}, 12);
-        attn::backward(attn::streaming_attention(Q, K, V, 0.5, false), upstream);
-        attn::backward(unfused_attention(Q, K, Vr, 0.5, false), upstream);
+        const A upstream = random_array({2, 129, 3}, 12);
+        attn::backward(attn::ch08::tiled_attention(Q, K, V, mask, {64, 100}), upstream);
+        attn::backward(composed_attention(Q, K, Vr, mask), upstream);
         CHECK_ALLCLOSE(V.grad(), Vr.grad(), 1e-10, 1e-10);
     }
 }
 
-TEST_CASE("streaming attention: gradients match central differences" * doctest::test_suite("common")) {
+TEST_CASE("tiled attention op: gradients match central differences" * doctest::test_suite("ch08")) {
     for (const bool causal : {false, true}) {
         CAPTURE(causal);
         const Case c{2, 5, causal ? 5u : 6u, 3, 4, causal};
         const Inputs in = random_inputs(c, causal ? 31 : 37);
         const support::GradcheckResult r = support::gradcheck(
-            [causal](const std::vector<Var<double>>& v) { return attn::streaming_attention(v[0], v[1], v[2], 0.8, causal); },
+            [causal](const std::vector<Var<double>>& v) {
+                return attn::ch08::tiled_attention(v[0], v[1], v[2], {causal, {}}, {2, 4});
+            },
             {in.Q, in.K, in.V});
         INFO(r.report);
         CHECK(r.worst_error < 1e-7);
     }
 }
 
-TEST_CASE("streaming attention: huge scores stay finite (the running maximum protects exp)" * doctest::test_suite("common")) {
-    // Scores up to 100 * 50 * 50 * d: exp of them overflows without subtracting the maximum.
+TEST_CASE("tiled attention op: huge scores stay finite (the running maximum protects exp)" * doctest::test_suite("ch08")) {
+    // Scores up to 50 * 50 * d / sqrt(d) * 50: exp of them overflows without subtracting the maximum.
     const Case c{1, 129, 300, 4, 3, false};
     Inputs in = random_inputs(c, 77);
-    in.Q = xt::clip(in.Q * 20.0, -50.0, 50.0);
+    in.Q = xt::clip(in.Q * 20.0, -50.0, 50.0) * 50.0;
     in.K = xt::clip(in.K * 20.0, -50.0, 50.0);
     for (const bool causal : {false, true}) {
         CAPTURE(causal);
         const A K = causal ? A(xt::view(in.K, xt::all(), xt::range(0, 129), xt::all())) : in.K;
         const A V = causal ? A(xt::view(in.V, xt::all(), xt::range(0, 129), xt::all())) : in.V;
         const Var<float> Qf = leaf<float>(in.Q), Kf = leaf<float>(K), Vf = leaf<float>(V);
-        const Var<float> out = attn::streaming_attention(Qf, Kf, Vf, 100.0f, causal);
+        const Var<float> out = attn::ch08::tiled_attention(Qf, Kf, Vf, {causal, {}});
         attn::backward(out, attn::Array<float>(xt::cast<float>(random_array({1, 129, 3}, 78))));
         CHECK(xt::all(xt::isfinite(out.value())));
         CHECK(xt::all(xt::isfinite(Qf.grad())));
@@ -149,16 +146,16 @@ TEST_CASE("streaming attention: huge scores stay finite (the running maximum pro
         CHECK(xt::amax(out.value())() <= xt::amax(Vf.value())() + 1e-5f);
         CHECK(xt::amin(out.value())() >= xt::amin(Vf.value())() - 1e-5f);
         const Var<double> Q = leaf<double>(in.Q), Kd = leaf<double>(K), Vd = leaf<double>(V);
-        CHECK_ALLCLOSE(attn::streaming_attention(Q, Kd, Vd, 100.0, causal).value(),
-                       unfused_attention(Q, Kd, Vd, 100.0, causal).value(), 1e-12, 1e-12);
+        CHECK_ALLCLOSE(attn::ch08::tiled_attention(Q, Kd, Vd, {causal, {}}).value(),
+                       composed_attention(Q, Kd, Vd, {causal, {}}).value(), 1e-12, 1e-12);
     }
 }
 
-TEST_CASE("streaming attention: shapes that do not fit are refused, naming them" * doctest::test_suite("common")) {
+TEST_CASE("tiled attention op: shapes that do not fit are refused, naming them" * doctest::test_suite("ch08")) {
     const auto zeros = [](attn::Shape shape) { return attn::constant<double>(xt::zeros<double>(shape)); };
     const auto message = [&](attn::Shape q, attn::Shape k, attn::Shape v, bool causal) -> std::string {
         try {
-            attn::streaming_attention(zeros(q), zeros(k), zeros(v), 1.0, causal);
+            attn::ch08::tiled_attention(zeros(q), zeros(k), zeros(v), {causal, {}});
         } catch (const std::invalid_argument& e) {
             return e.what();
         }
