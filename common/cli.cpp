@@ -3,6 +3,7 @@
 
 #include "common/files.hpp"
 #include "common/memory.hpp"
+#include "common/output_claim.hpp"
 #include "common/runtime.hpp"
 #include "common/summary.hpp"
 #include "common/tensor.hpp"
@@ -204,6 +205,7 @@ void finish_standard_flags(const CommandLine& cli, RunSettings& settings, const 
         if (fs::exists(fs::path(settings.out) / ".written-by-save-checkpoint", error))
             throw std::runtime_error("--out " + settings.out + ": it is a checkpoint folder (written by --save); figures "
                                      "there would keep later saves from replacing it, so choose another folder");
+        claim_output_folder(settings.out, "--out");   // a second run into it now is refused before any work
     } catch (const std::runtime_error& error) {
         throw InputError(error.what());
     }

@@ -3,6 +3,7 @@
 #include "common/plot_support.hpp"
 
 #include "common/files.hpp"
+#include "common/output_claim.hpp"
 
 #include <algorithm>
 #include <iostream>
@@ -238,6 +239,8 @@ bool gnuplot_available() {
 namespace {
 template <class Figure>
 Files save_and_tell(const Figure& figure, const std::filesystem::path& dir, const std::string& name) {
+    ensure_directory(dir);
+    claim_output_folder(dir);   // a run's figures are its own: no second run draws beside them
     const Files files = save(figure, dir, name);
     if (files.rendered) std::cout << "  wrote " << files.png.string() << " (and .svg)\n";
     else std::cout << "  wrote " << files.script.string() << " (" << files.note << ")\n";

@@ -2,6 +2,7 @@
 #include "common/summary.hpp"
 
 #include "common/files.hpp"
+#include "common/output_claim.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -189,6 +190,8 @@ std::filesystem::path Summary::finish(const std::filesystem::path& dir, double s
     // summary.json and report.html must be of one run: the old page goes first, so a kill
     // between the two writes leaves no page rather than the last run's; figures of an
     // earlier run that this one did not draw go too.
+    ensure_directory(dir);
+    claim_output_folder(dir);
     std::error_code gone;
     std::filesystem::remove(dir / "report.html", gone);
     plot::remove_earlier_figures(dir);

@@ -1,13 +1,17 @@
-// Atomic writes and bounded reads (common/files.hpp), and the removal of a marked folder
-// (common/marked_folder.hpp): a write never opens an existing file under
-// its temporary name, removes the temporaries killed processes left, and nothing else.
+// Atomic writes and bounded reads (common/files.hpp), the removal of a marked folder
+// (common/marked_folder.hpp) and the claim of an output folder (common/output_claim.hpp): a
+// write never opens an existing file under its temporary name, removes the temporaries killed
+// processes left, and nothing else.
 #include "common/files.hpp"
 #include "common/marked_folder.hpp"
+#include "common/output_claim.hpp"
 
 #include <doctest/doctest.h>
 
 #include <filesystem>
+#include <iterator>
 #include <string>
+#include <sys/wait.h>
 #include <unistd.h>
 
 namespace fs = std::filesystem;
@@ -70,4 +74,33 @@ TEST_CASE("files: a marked folder loses its marker last, so a kill part-way leav
     CHECK(checked);
     CHECK_FALSE(fs::exists(dir));
     fs::remove_all(dir.parent_path());
+}
+
+TEST_CASE("files: an output folder is claimed by one run at a time, and freed when that run ends" * doctest::test_suite("common")) {
+    const fs::path dir = fresh_folder("claimed");
+    int ready[2], release[2];
+    REQUIRE(::pipe(ready) == 0);
+    REQUIRE(::pipe(release) == 0);
+    const pid_t other_run = ::fork();
+    REQUIRE(other_run >= 0);
+    if (other_run == 0) {   // another run: claims the folder, says so, and ends when told
+        attn::claim_output_folder(dir);
+        char byte = 1;
+        (void)!::write(ready[1], &byte, 1);
+        (void)!::read(release[0], &byte, 1);
+        ::_exit(0);
+    }
+    char byte = 0;
+    REQUIRE(::read(ready[0], &byte, 1) == 1);
+    const std::string refusal = "--out " + dir.string() + ": another run is writing there now";
+    CHECK_THROWS_WITH_AS(attn::claim_output_folder(dir, "--out"), doctest::Contains(refusal.c_str()), std::runtime_error);
+    CHECK(std::distance(fs::directory_iterator(dir), fs::directory_iterator()) == 0);   // the claim wrote nothing
+    (void)!::write(release[1], &byte, 1);
+    int status = 0;
+    ::waitpid(other_run, &status, 0);
+    CHECK_NOTHROW(attn::claim_output_folder(dir));   // that run ended: the folder is free
+    CHECK_NOTHROW(attn::claim_output_folder(dir));   // and claiming it again is the same claim
+    CHECK_NOTHROW(attn::claim_output_folder(dir / "not_made_yet"));   // claimed by its first write
+    for (int fd : {ready[0], ready[1], release[0], release[1]}) ::close(fd);
+    fs::remove_all(dir);
 }

@@ -70,6 +70,14 @@ done
 refused "ch00 --out FILE" "--out a_file: it is a file, not a folder" ch00 --quick --out a_file
 ln -s no_such_target a_dangling_link
 refused "ch00 --out DANGLING-LINK" "--out a_dangling_link: it is a symbolic link to nothing, not a folder" ch00 --quick --out a_dangling_link
+# A folder another run is writing to (here this script holds the lock, with flock(1), as a running
+# program holds it): refused before any work, so that the two runs' figures never mix.
+mkdir held_by_another_run
+exec 9<held_by_another_run && flock -n 9
+refused "ch00 --out HELD" "--out held_by_another_run: another run is writing there now" ch00 --quick --out held_by_another_run
+exec 9<&-
+works "ch00 --out FREED" ch00 --quick --out held_by_another_run
+rm -rf held_by_another_run
 refused "ch00 --out FIFO" "--out a_fifo: it is a FIFO, a socket or a device, not a folder" ch00 --quick --out a_fifo
 refused "ch00 --points too large" "--points must be between 10 and 100000" ch00 --points 100000000
 refused "--steps too large" "--steps must be between 1 and 10000000, got 99999999999" ch01 --steps 99999999999
