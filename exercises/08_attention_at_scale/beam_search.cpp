@@ -1,5 +1,5 @@
-// Exercise 07.5: beam search, equation (7.6).
-#include "chapters/07_transformer/beam_search.hpp"
+// Exercise 08.6: beam search, equation (8.16).
+#include "chapters/08_attention_at_scale/beam_search.hpp"
 
 #include "common/autodiff/ops.hpp"
 
@@ -9,14 +9,14 @@
 #include <stdexcept>
 #include <string>
 
-namespace attn::ch07 {
+namespace attn::ch08 {
 
 // score(prefix + v) = score(prefix) + log p(v | prefix); the beam_size best extensions of
-// all alive prefixes survive, and those that end in <eos> leave the beam, finished.      (7.6)
+// all alive prefixes survive, and those that end in <eos> leave the beam, finished.      (8.16)
 template <class T>
 Hypothesis beam_search(const BeamStep<T>& step, std::size_t beam_size, std::size_t max_len, std::int64_t bos_id,
                        std::int64_t eos_id) {
-    // TODO(07.5): return the best hypothesis found by (7.6): keep the beam_size best prefixes
+    // TODO(08.6): return the best hypothesis found by (8.16): keep the beam_size best prefixes
     //             by total log-probability (log_softmax of step's logits, added along the
     //             tokens), compared over all rows' extensions at once; a prefix that ends in
     //             eos_id is finished and leaves the beam; tell step which row each new row
@@ -26,12 +26,12 @@ Hypothesis beam_search(const BeamStep<T>& step, std::size_t beam_size, std::size
     //             is 0. The tools: log_softmax(step(tokens, parents)).value() is a plain
     //             (rows, vocab) array of log-probabilities, read as scores(r, v); the tokens
     //             to feed are an IndexVector, e.g. IndexVector tokens = IndexVector::from_shape({n}).
-    //             Stuck? ./course hint 07.5
-    COURSE_TODO("07.5");
+    //             Stuck? ./course hint 08.6
+    COURSE_TODO("08.6");
 }
 
 // ---- instantiations: do not edit ----
 template Hypothesis beam_search(const BeamStep<float>&, std::size_t, std::size_t, std::int64_t, std::int64_t);
 template Hypothesis beam_search(const BeamStep<double>&, std::size_t, std::size_t, std::int64_t, std::int64_t);
 
-}  // namespace attn::ch07
+}  // namespace attn::ch08

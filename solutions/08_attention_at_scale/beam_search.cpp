@@ -1,5 +1,5 @@
-// Exercise 07.5: beam search, equation (7.6).
-#include "chapters/07_transformer/beam_search.hpp"
+// Exercise 08.6: beam search, equation (8.16).
+#include "chapters/08_attention_at_scale/beam_search.hpp"
 
 #include "common/autodiff/ops.hpp"
 
@@ -9,10 +9,10 @@
 #include <stdexcept>
 #include <string>
 
-namespace attn::ch07 {
+namespace attn::ch08 {
 
 // score(prefix + v) = score(prefix) + log p(v | prefix); the beam_size best extensions of
-// all alive prefixes survive, and those that end in <eos> leave the beam, finished.      (7.6)
+// all alive prefixes survive, and those that end in <eos> leave the beam, finished.      (8.16)
 template <class T>
 Hypothesis beam_search(const BeamStep<T>& step, std::size_t beam_size, std::size_t max_len, std::int64_t bos_id,
                        std::int64_t eos_id) {
@@ -77,4 +77,4 @@ Hypothesis beam_search(const BeamStep<T>& step, std::size_t beam_size, std::size
 template Hypothesis beam_search(const BeamStep<float>&, std::size_t, std::size_t, std::int64_t, std::int64_t);
 template Hypothesis beam_search(const BeamStep<double>&, std::size_t, std::size_t, std::int64_t, std::int64_t);
 
-}  // namespace attn::ch07
+}  // namespace attn::ch08

@@ -1,5 +1,5 @@
 // Greedy against beam search (see beam_decoding.hpp).
-#include "chapters/07_transformer/beam_decoding.hpp"
+#include "chapters/08_attention_at_scale/beam_decoding.hpp"
 
 #include "chapters/01_encoder_decoder/app.hpp"
 #include "common/autodiff/ops.hpp"
@@ -11,7 +11,7 @@
 #include <iostream>
 #include <stdexcept>
 
-namespace attn::ch07 {
+namespace attn::ch08 {
 namespace {
 
 double cpu_seconds_since(std::clock_t start) {
@@ -39,7 +39,7 @@ std::string shown(const ch01::Task& task, const Hypothesis& h) {
 
 }  // namespace
 
-BeamTrace trace_greedy_path(TransformerSeq2Seq<float>& model, const ch01::Task& task, const data::Pair& pair,
+BeamTrace trace_greedy_path(CachedTranslationModel<float>& model, const ch01::Task& task, const data::Pair& pair,
                             const std::vector<std::int64_t>& greedy_tokens, std::size_t beam_size) {
     const NoGradGuard no_grad;
     model.eval();
@@ -67,7 +67,7 @@ BeamTrace trace_greedy_path(TransformerSeq2Seq<float>& model, const ch01::Task& 
     return trace;
 }
 
-std::vector<Hypothesis> beam_translate(TransformerSeq2Seq<float>& model, const ch01::Task& task,
+std::vector<Hypothesis> beam_translate(CachedTranslationModel<float>& model, const ch01::Task& task,
                                        const std::vector<data::Pair>& pairs, std::size_t beam_size) {
     const NoGradGuard no_grad;
     model.eval();
@@ -75,7 +75,7 @@ std::vector<Hypothesis> beam_translate(TransformerSeq2Seq<float>& model, const c
     for (std::size_t i = 0; i < pairs.size(); ++i) {
         const data::Batch one = data::make_batch(pairs, {i}, task.source_vocab, task.target_vocab);
         found.push_back(beam_search<float>(model.beam_decoder(one.source, one.source_lens), beam_size,
-                                           task.max_output_len, data::bos_id, data::eos_id));   // (7.6)
+                                           task.max_output_len, data::bos_id, data::eos_id));   // (8.16)
     }
     model.train();
     return found;
@@ -110,9 +110,9 @@ std::size_t beam_test_sentences(bool quick) {
     return quick ? 100 : 500;
 }
 
-// ---- 7. Greedy against beam search on the same sentences.                             (7.6)
-BeamComparison compare_greedy_and_beam(TransformerSeq2Seq<float>& model, const ch01::Task& task,
-                                       const ch01::Evaluation& greedy_all, std::size_t beam_size, bool quick) {
+// ---- 7. Greedy against beam search on the same sentences.                             (8.16)
+BeamComparison compare_greedy_and_beam(CachedTranslationModel<float>& model, const ch01::Task& task,
+                                       std::size_t beam_size, bool quick) {
     if (beam_size < 2) throw std::invalid_argument("compare_greedy_and_beam: beam size " + std::to_string(beam_size) + " is greedy");
     BeamComparison c;
     c.beam_size = beam_size;
@@ -127,11 +127,10 @@ BeamComparison compare_greedy_and_beam(TransformerSeq2Seq<float>& model, const c
     c.beam_k = beam_translate(model, task, c.pairs, beam_size);
     c.beam_seconds = cpu_seconds_since(start);
 
-    const std::vector<std::vector<std::string>> part6(greedy_all.hypotheses.begin(),
-                                                      greedy_all.hypotheses.begin() + static_cast<std::ptrdiff_t>(n));
+    const std::vector<std::vector<std::string>> batched = ch01::translate(model, task, c.pairs);   // greedy, 256 at a time
     const std::vector<std::vector<std::string>> greedy_one_words = as_words(task, c.greedy_one);
-    for (std::size_t i = 0; i < n; ++i) c.greedy_agrees += greedy_one_words[i] == part6[i] ? 1 : 0;
-    c.greedy = ch01::score_outputs(task, c.pairs, part6);
+    for (std::size_t i = 0; i < n; ++i) c.greedy_agrees += greedy_one_words[i] == batched[i] ? 1 : 0;
+    c.greedy = ch01::score_outputs(task, c.pairs, batched);
     const std::vector<std::vector<std::string>> beam_words_of = as_words(task, c.beam_k);
     c.beam = ch01::score_outputs(task, c.pairs, beam_words_of);
     c.greedy_log_probability = mean_log_probability(c.greedy_one);
@@ -147,7 +146,7 @@ BeamComparison compare_greedy_and_beam(TransformerSeq2Seq<float>& model, const c
     }
 
     const std::string beam_label = "beam " + std::to_string(beam_size);
-    std::printf("\n7. Greedy against beam search (7.6), beam %zu, on the first %zu test sentences, one sentence at a\n"
+    std::printf("\n7. Greedy against beam search (8.16), beam %zu, on the first %zu test sentences, one sentence at a\n"
                 "   time; a sentence's score is its log-probability under the model, summed over its tokens\n"
                 "   and <eos>, not divided by its length:\n",
                 beam_size, n);
@@ -166,7 +165,7 @@ BeamComparison compare_greedy_and_beam(TransformerSeq2Seq<float>& model, const c
                 c.reference_length);
     std::printf("    %-15s %16.1f %16.1f   (CPU seconds, one sentence at a time)\n", "time", c.greedy_seconds,
                 c.beam_seconds);
-    std::printf("   beam 1 gives part 6's greedy output on %zu of %zu sentences\n", c.greedy_agrees, n);
+    std::printf("   beam 1 gives the output of greedy decoding in batches on %zu of %zu sentences\n", c.greedy_agrees, n);
     std::printf("   beam %zu's output is shorter than greedy's on %zu sentences, longer on %zu\n", beam_size, c.beam_shorter,
                 c.beam_longer);
     std::printf("   beam %zu's log-probability against greedy's: %zu below, %zu equal (the same output), %zu above\n",
@@ -213,11 +212,11 @@ void record_beam_comparison(Summary& summary, const BeamComparison& c, const Ran
     add_metric(summary, ranges, "reference_mean_length", "mean words per reference" + on, c.reference_length);
     add_metric(summary, ranges, "beam_shorter_than_greedy", "sentences where beam search's output is shorter than greedy's",
                static_cast<double>(c.beam_shorter));
-    add_metric(summary, ranges, "beam_one_is_greedy", "sentences where beam 1 gave part 6's greedy output",
+    add_metric(summary, ranges, "beam_one_is_greedy", "sentences where beam 1 gave batched greedy decoding's output",
                static_cast<double>(c.greedy_agrees));
 }
 
-void translate_both_ways(TransformerSeq2Seq<float>& model, const ch01::Task& task, const std::string& sentence,
+void translate_both_ways(CachedTranslationModel<float>& model, const ch01::Task& task, const std::string& sentence,
                          std::size_t beam_size) {
     const std::vector<data::Pair> one = {ch01::read_sentence(task, sentence)};
     const Hypothesis greedy = beam_translate(model, task, one, 1).front();
@@ -225,4 +224,4 @@ void translate_both_ways(TransformerSeq2Seq<float>& model, const ch01::Task& tas
     std::cout << "   greedy  => " << shown(task, greedy) << "\n   beam " << beam_size << "  => " << shown(task, beam) << "\n";
 }
 
-}  // namespace attn::ch07
+}  // namespace attn::ch08

@@ -1,4 +1,4 @@
-// Exercise 07.5: beam search, equation (7.6).
+// Exercise 08.6: beam search, equation (8.16).
 #pragma once
 #include "common/autodiff/var.hpp"
 #include "common/tensor.hpp"
@@ -7,7 +7,7 @@
 #include <functional>
 #include <vector>
 
-namespace attn::ch07 {
+namespace attn::ch08 {
 
 // One decoder step over the hypotheses alive at this step (one row each, for one source
 // sentence): previous_tokens (rows) is each row's last token, parents (rows) the row of the
@@ -25,7 +25,7 @@ struct Hypothesis {
 // Keeps the beam_size best prefixes by total log-probability at each step: every alive
 // prefix is extended by every token, score(prefix + v) = score(prefix) + log p(v | prefix),
 // and the best beam_size extensions survive; one that ends in <eos> is finished and
-// leaves the beam.                                                                      (7.6)
+// leaves the beam.                                                                      (8.16)
 // Stops when no prefix is alive, or no alive prefix scores above the best finished
 // hypothesis (log-probabilities only fall, so none of them can overtake it), or after
 // max_len tokens (prefixes still alive then count as they are). However many hypotheses
@@ -41,4 +41,4 @@ template <class T>
 Hypothesis beam_search(const BeamStep<T>& step, std::size_t beam_size, std::size_t max_len, std::int64_t bos_id,
                        std::int64_t eos_id);
 
-}  // namespace attn::ch07
+}  // namespace attn::ch08
