@@ -40,7 +40,7 @@ std::string shown(const ch01::Task& task, const Hypothesis& h) {
 }  // namespace
 
 BeamTrace trace_greedy_path(CachedTranslationModel<float>& model, const ch01::Task& task, const data::Pair& pair,
-                            const std::vector<std::int64_t>& greedy_tokens, std::size_t beam_size) {
+                            const std::vector<std::int64_t>& greedy_tokens, std::size_t beam_size, double length_penalty) {
     const NoGradGuard no_grad;
     model.eval();
     const data::Batch one = data::make_batch({pair}, {0}, task.source_vocab, task.target_vocab);
@@ -62,20 +62,21 @@ BeamTrace trace_greedy_path(CachedTranslationModel<float>& model, const ch01::Ta
         if (greedy_here) trace.greedy_steps = trace.steps;
         return model_step(previous, parents);
     };
-    (void)beam_search<float>(watched, beam_size, task.max_output_len, data::bos_id, data::eos_id);
+    (void)beam_search<float>(watched, beam_size, task.max_output_len, data::bos_id, data::eos_id, length_penalty);
     model.train();
     return trace;
 }
 
 std::vector<Hypothesis> beam_translate(CachedTranslationModel<float>& model, const ch01::Task& task,
-                                       const std::vector<data::Pair>& pairs, std::size_t beam_size) {
+                                       const std::vector<data::Pair>& pairs, std::size_t beam_size,
+                                       double length_penalty) {
     const NoGradGuard no_grad;
     model.eval();
     std::vector<Hypothesis> found;
     for (std::size_t i = 0; i < pairs.size(); ++i) {
         const data::Batch one = data::make_batch(pairs, {i}, task.source_vocab, task.target_vocab);
         found.push_back(beam_search<float>(model.beam_decoder(one.source, one.source_lens), beam_size,
-                                           task.max_output_len, data::bos_id, data::eos_id));   // (8.16)
+                                           task.max_output_len, data::bos_id, data::eos_id, length_penalty));   // (8.16)
     }
     model.train();
     return found;
@@ -112,10 +113,11 @@ std::size_t beam_test_sentences(bool quick) {
 
 // ---- 7. Greedy against beam search on the same sentences.                             (8.16)
 BeamComparison compare_greedy_and_beam(CachedTranslationModel<float>& model, const ch01::Task& task,
-                                       std::size_t beam_size, bool quick) {
+                                       std::size_t beam_size, double length_penalty, bool quick) {
     if (beam_size < 2) throw std::invalid_argument("compare_greedy_and_beam: beam size " + std::to_string(beam_size) + " is greedy");
     BeamComparison c;
     c.beam_size = beam_size;
+    c.length_penalty = length_penalty;
     const std::vector<data::Pair>& test = task.corpus.test;
     const std::size_t n = std::min(beam_test_sentences(quick), test.size());
     c.pairs.assign(test.begin(), test.begin() + static_cast<std::ptrdiff_t>(n));
@@ -124,7 +126,7 @@ BeamComparison compare_greedy_and_beam(CachedTranslationModel<float>& model, con
     c.greedy_one = beam_translate(model, task, c.pairs, 1);   // beam 1 is greedy, scored the same way
     c.greedy_seconds = cpu_seconds_since(start);
     start = std::clock();
-    c.beam_k = beam_translate(model, task, c.pairs, beam_size);
+    c.beam_k = beam_translate(model, task, c.pairs, beam_size, length_penalty);
     c.beam_seconds = cpu_seconds_since(start);
 
     const std::vector<std::vector<std::string>> batched = ch01::translate(model, task, c.pairs);   // greedy, 256 at a time
@@ -146,10 +148,14 @@ BeamComparison compare_greedy_and_beam(CachedTranslationModel<float>& model, con
     }
 
     const std::string beam_label = "beam " + std::to_string(beam_size);
+    char penalty[160] = "not divided by its length";   // (8.16) alone
+    if (length_penalty > 0)
+        std::snprintf(penalty, sizeof penalty, "for beam search divided by its length^%g (8.17, --length-penalty)",
+                      length_penalty);
     std::printf("\n7. Greedy against beam search (8.16), beam %zu, on the first %zu test sentences, one sentence at a\n"
                 "   time; a sentence's score is its log-probability under the model, summed over its tokens\n"
-                "   and <eos>, not divided by its length:\n",
-                beam_size, n);
+                "   and <eos>, %s:\n",
+                beam_size, n, penalty);
     std::printf("    %-8s %6s %16s %16s\n", "length", "count", "BLEU greedy", ("BLEU " + beam_label).c_str());
     for (std::size_t b = 0; b < c.greedy.buckets.size(); ++b) {
         const ch01::BucketScores &g = c.greedy.buckets[b], &k = c.beam.buckets[b];
@@ -170,7 +176,7 @@ BeamComparison compare_greedy_and_beam(CachedTranslationModel<float>& model, con
                 c.beam_longer);
     std::printf("   beam %zu's log-probability against greedy's: %zu below, %zu equal (the same output), %zu above\n",
                 beam_size, c.counts.below, c.counts.equal, c.counts.above);
-    if (quick && c.beam.overall.bleu < c.greedy.overall.bleu)   // the reversal a --quick reader sees, explained where it shows
+    if (quick && length_penalty == 0 && c.beam.overall.bleu < c.greedy.overall.bleu)   // the reversal a --quick reader sees, explained where it shows
         std::printf("   (--quick: after its short training, this model's search for the most probable whole sentence,\n"
                     "   the log-probability not divided by the length, prefers short outputs: %.1f words against greedy's\n"
                     "   %.1f (the references: %.1f), hence the lower BLEU. The default run's longer training makes the\n"
@@ -181,7 +187,7 @@ BeamComparison compare_greedy_and_beam(CachedTranslationModel<float>& model, con
         std::cout << "   the sentence beam search scored furthest below greedy:\n      "
                   << data::detokenize(c.pairs[i].source, task.corpus.level) << "\n      greedy  => " << shown(task, c.greedy_one[i])
                   << "\n      " << beam_label << "  => " << shown(task, c.beam_k[i]) << "\n";
-        const BeamTrace trace = trace_greedy_path(model, task, c.pairs[i], c.greedy_one[i].tokens, beam_size);
+        const BeamTrace trace = trace_greedy_path(model, task, c.pairs[i], c.greedy_one[i].tokens, beam_size, length_penalty);
         if (trace.greedy_steps == trace.steps)
             std::printf("   greedy's path was still in the beam when the search stopped, after %zu steps\n", trace.steps);
         else
@@ -193,6 +199,7 @@ BeamComparison compare_greedy_and_beam(CachedTranslationModel<float>& model, con
 void record_beam_comparison(Summary& summary, const BeamComparison& c, const Ranges& ranges) {
     const std::string on = ", first " + std::to_string(c.pairs.size()) + " test sentences";
     summary.setting("beam_sentences", static_cast<double>(c.pairs.size()));
+    summary.setting("length_penalty", c.length_penalty);
     summary.setting("greedy_one_at_a_time_cpu_seconds", c.greedy_seconds);
     summary.setting("beam_cpu_seconds", c.beam_seconds);
     add_metric(summary, ranges, "beam_bleu", "BLEU of beam search" + on, c.beam.overall.bleu);
@@ -217,10 +224,10 @@ void record_beam_comparison(Summary& summary, const BeamComparison& c, const Ran
 }
 
 void translate_both_ways(CachedTranslationModel<float>& model, const ch01::Task& task, const std::string& sentence,
-                         std::size_t beam_size) {
+                         std::size_t beam_size, double length_penalty) {
     const std::vector<data::Pair> one = {ch01::read_sentence(task, sentence)};
     const Hypothesis greedy = beam_translate(model, task, one, 1).front();
-    const Hypothesis beam = beam_translate(model, task, one, beam_size).front();
+    const Hypothesis beam = beam_translate(model, task, one, beam_size, length_penalty).front();
     std::cout << "   greedy  => " << shown(task, greedy) << "\n   beam " << beam_size << "  => " << shown(task, beam) << "\n";
 }
 

@@ -14,9 +14,11 @@
 namespace attn::ch08 {
 
 // Beam search of every pair's source, one sentence at a time (beam_search works on one),
-// without a tape. Each hypothesis ends with <eos> if it finished.
+// without a tape, hypotheses compared by (8.17) with this length_penalty. Each hypothesis ends
+// with <eos> if it finished.
 std::vector<Hypothesis> beam_translate(CachedTranslationModel<float>& model, const ch01::Task& task,
-                                       const std::vector<data::Pair>& pairs, std::size_t beam_size);
+                                       const std::vector<data::Pair>& pairs, std::size_t beam_size,
+                                       double length_penalty = 0);
 
 // Where beam search lands against greedy on the model's own log-probability, sentence by
 // sentence: the same tokens count as equal, otherwise the higher total wins.
@@ -36,10 +38,12 @@ struct BeamTrace {
     std::size_t greedy_steps = 0;   // the last step at which a row held greedy's prefix
 };
 BeamTrace trace_greedy_path(CachedTranslationModel<float>& model, const ch01::Task& task, const data::Pair& pair,
-                            const std::vector<std::int64_t>& greedy_tokens, std::size_t beam_size);
+                            const std::vector<std::int64_t>& greedy_tokens, std::size_t beam_size,
+                            double length_penalty = 0);
 
 struct BeamComparison {
     std::size_t beam_size = 0;
+    double length_penalty = 0;                    // (8.17): 0 compares raw totals
     std::vector<data::Pair> pairs;                // the test sentences compared
     ch01::Evaluation greedy, beam;                // greedy outputs on them (in batches), and beam search's
     std::vector<Hypothesis> greedy_one, beam_k;   // beam_search with beam 1 (greedy) and beam_size
@@ -61,10 +65,10 @@ constexpr std::size_t default_beam_size = 4;
 std::size_t beam_test_sentences(bool quick);
 
 // Decodes the first beam_test_sentences(quick) test pairs greedily (chapter 01's loop, in
-// batches, through the cache), then one at a time with beam 1 and beam_size, and prints the
-// comparison. beam_size must be at least 2.
+// batches, through the cache), then one at a time with beam 1 (greedy, raw totals) and
+// beam_size with this length_penalty, and prints the comparison. beam_size must be at least 2.
 BeamComparison compare_greedy_and_beam(CachedTranslationModel<float>& model, const ch01::Task& task,
-                                       std::size_t beam_size, bool quick);
+                                       std::size_t beam_size, double length_penalty, bool quick);
 
 // Records beam_size, the sentences compared and the CPU times as settings; BLEU, exact match,
 // mean log-probabilities and the below/equal/above counts as metrics, each with its row of
@@ -74,6 +78,6 @@ void record_beam_comparison(Summary& summary, const BeamComparison& comparison, 
 // --translate with --beam: the learner's sentence, greedy and by beam search, with the
 // model's log-probability of each.
 void translate_both_ways(CachedTranslationModel<float>& model, const ch01::Task& task, const std::string& sentence,
-                         std::size_t beam_size);
+                         std::size_t beam_size, double length_penalty = 0);
 
 }  // namespace attn::ch08

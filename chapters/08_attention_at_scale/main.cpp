@@ -30,6 +30,7 @@
 #include "common/summary.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <optional>
 #include <string>
 #include <vector>
@@ -306,7 +307,7 @@ double generate_both_ways(Summary& summary, const std::filesystem::path& out, Ca
 
 // ---- 7. Greedy decoding against beam search, on chapter 07's model.                      (8.16)
 void greedy_against_beam(Summary& summary, const std::filesystem::path& out, const Chapter07Translation& chapter07,
-                         std::size_t beam_size, const std::string& sentence) {
+                         std::size_t beam_size, double length_penalty, const std::string& sentence) {
     CachedTranslationModel<float>& model = *chapter07.model;
     const ch01::Task& task = chapter07.task;
     const ch01::AppSettings& settings = chapter07.chapter07.settings;
@@ -314,21 +315,21 @@ void greedy_against_beam(Summary& summary, const std::filesystem::path& out, con
     if (beam_size < 2) {
         std::printf("\n7. No beam search: --beam 1 is greedy decoding\n");
     } else {
-        const BeamComparison beam = compare_greedy_and_beam(model, task, beam_size, settings.run.quick);
+        const BeamComparison beam = compare_greedy_and_beam(model, task, beam_size, length_penalty, settings.run.quick);
         plot::LinePlot compared = ch01::scores_by_length({{"greedy", &beam.greedy}, {"beam " + std::to_string(beam_size), &beam.beam}},
                                                          "Chapter 08: greedy against beam search (first " +
                                                              std::to_string(beam.pairs.size()) + " test sentences)",
                                                          "source length (tokens)");
         compared.legend = "below";   // four curves, close together wherever the model is good
         summary.figure(plot::save_and_report(compared, out, "greedy_vs_beam"));
-        // Ranges only for the beam size they were measured with.
-        record_beam_comparison(summary, beam, beam_size == default_beam_size ? ch01::ranges_for(expected_ranges(), settings, task)
-                                                                             : Ranges{});
+        // Ranges only for the search they were measured with: beam 4, no length penalty.
+        const bool measured = beam_size == default_beam_size && length_penalty == 0;
+        record_beam_comparison(summary, beam, measured ? ch01::ranges_for(expected_ranges(), settings, task) : Ranges{});
     }
     if (sentence.empty()) return;
     std::cout << "\n   Your sentence: " << sentence << "\n";
     if (beam_size < 2) std::cout << "   => " << data::detokenize(ch01::translate_sentence(model, task, sentence), task.corpus.level) << "\n";
-    else translate_both_ways(model, task, sentence, beam_size);
+    else translate_both_ways(model, task, sentence, beam_size, length_penalty);
 }
 
 int run(int argc, char** argv) {
@@ -347,8 +348,16 @@ int run(int argc, char** argv) {
     int beam_size = static_cast<int>(default_beam_size);
     cli.option("beam", &beam_size, "part 7's beam size, greedy against beam search on the test set (1 skips it)", 1, 64);
     cli.option("translate", &sentence, "part 7: translate this sentence greedily and by beam search", "SENTENCE");
+    double length_penalty = 0;
+    cli.option("length-penalty", &length_penalty, "part 7: beam search compares log-probability / length^ALPHA (8.17); 0, the "
+                                                   "default, compares the totals themselves");
     if (!parse_chapter_flags(cli, run, argc, argv, chapter_dir, expected_ranges(), /*default_steps=*/0, /*quick_steps=*/0))
         return 0;
+    if (!(length_penalty >= 0) || !std::isfinite(length_penalty)) {
+        char given[32];
+        std::snprintf(given, sizeof given, "%g", length_penalty);
+        throw UsageError(std::string("--length-penalty must be a number, 0 or more, got ") + given, cli.usage());
+    }
     if (!(budget_gib > 0)) {
         char given[32];
         std::snprintf(given, sizeof given, "%g", budget_gib);
@@ -380,7 +389,7 @@ int run(int argc, char** argv) {
     // ---- 6-7. Decoding, on chapter 07's translation model.
     train_unless_loaded(chapter07, "\n6. The key/value cache (8.15), exercise 08.5, on chapter 07's translation model:");
     const double cache_difference = generate_both_ways(summary, out, *chapter07.model, chapter07.task, run.quick);
-    greedy_against_beam(summary, out, chapter07, static_cast<std::size_t>(beam_size), sentence);
+    greedy_against_beam(summary, out, chapter07, static_cast<std::size_t>(beam_size), length_penalty, sentence);
     std::printf("\n   This run took %.0f s, %.0f s of them training chapter 07's model (%.0f s of CPU time).\n", clock.seconds(),
                 chapter07.train_seconds, chapter07.train_cpu_seconds);
 

@@ -67,6 +67,21 @@ const Table long_winner = {
     /* from a     */ {0.0001, 0.2, 0.0999, 0.7},
     /* from b     */ {0.0001, 0.9, 0.05, 0.0499}};
 
+// With a length penalty a longer sentence wins: 'a <eos>' has the higher total, 'b a <eos>' the
+// higher total per token.
+const Table short_total = {
+    /* from <bos> */ {0.0001, 0.0001, 0.6, 0.3998},
+    /* from <eos> */ {0.25, 0.25, 0.25, 0.25},   // never asked for
+    /* from a     */ {0.0001, 0.5, 0.2499, 0.25},
+    /* from b     */ {0.0001, 0.05, 0.9, 0.0499}};
+
+// An early <eos> that a long run of a's beats once totals are divided by their lengths.
+const Table long_run = {
+    /* from <bos> */ {0.0001, 0.55, 0.4498, 0.0001},
+    /* from <eos> */ {0.25, 0.25, 0.25, 0.25},   // never asked for
+    /* from a     */ {0.0001, 0.05, 0.9498, 0.0001},
+    /* from b     */ {0.25, 0.25, 0.25, 0.25}};   // never asked for
+
 // A model whose next-token scores depend on the whole prefix (not only the last token), so
 // a beam row fed another row's state scores its tokens wrongly.
 std::vector<double> prefix_log_probabilities(const Tokens& prefix, int seed) {
@@ -253,6 +268,39 @@ TEST_CASE("08.6 beam_search" * doctest::test_suite("ch08")) {
         CHECK(words(greedy.tokens) == "a");
         CHECK(words(beam.tokens) == "a");
         CHECK(beam.log_probability == doctest::Approx(std::log(0.4)).epsilon(1e-12));
+    };
+    PROPERTY("with length_penalty 1 hypotheses compare by total / length: 'b a <eos>' beats 'a <eos>'") {
+        // Beam 2. Step 1: a 0.6, b 0.3998 stay alive. Step 2: b a 0.3998 * 0.9 = 0.3598 stays,
+        //   a <eos> 0.6 * 0.5 = 0.3 finishes. Step 3: b a <eos> 0.3598 * 0.5 = 0.1799 finishes.
+        // Penalty 0: log 0.3 = -1.204 beats log 0.1799 = -1.715, and the alive b a b (0.0899)
+        //   cannot win: 'a <eos>'.
+        // Penalty 1: -1.204 / 2 = -0.602 against -1.715 / 3 = -0.572: 'b a <eos>' is better, and
+        //   the search goes on while an alive prefix could still reach more (total / 5^1 above
+        //   -0.572): b a b at step 3 (-2.408 / 5 = -0.482), b a b a at step 4 (-2.514 / 5 = -0.503);
+        //   at step 5 b a b a b's -3.900 / 5 = -0.780 cannot, and 'b a <eos>' is returned.
+        const attn::ch08::Hypothesis raw = attn::ch08::beam_search<double>(markov_step(short_total), 2, 5, bos, eos);
+        const attn::ch08::Hypothesis per_token =
+            attn::ch08::beam_search<double>(markov_step(short_total), 2, 5, bos, eos, 1.0);
+        CHECK(words(raw.tokens) == "a <eos>");
+        CHECK(words(per_token.tokens) == "b a <eos>");
+        CHECK(per_token.log_probability == doctest::Approx(std::log(0.3998 * 0.9 * 0.5)).epsilon(1e-12));
+    };
+    PROPERTY("with a length penalty the search goes on while a prefix could still win at max_len") {
+        // Beam 2, max_len 4. Step 1: <eos> 0.55 finishes (log -0.598, length 1), a 0.4498 stays.
+        // Penalty 0: a's total -0.799 is below -0.598 and can only fall: '<eos>'.
+        // Penalty 1: a could still end as -0.799 / 4 = -0.200 > -0.598 (not -0.799 / 1, its
+        //   length now), so the search goes on: a a, a a a, a a a a, each times 0.9498. At max_len
+        //   a a a a counts as it is, log(0.4498 * 0.9498^3) / 4 = -0.238 > -0.598: it is returned.
+        const attn::ch08::Hypothesis raw = attn::ch08::beam_search<double>(markov_step(long_run), 2, 4, bos, eos);
+        const attn::ch08::Hypothesis per_token =
+            attn::ch08::beam_search<double>(markov_step(long_run), 2, 4, bos, eos, 1.0);
+        CHECK(words(raw.tokens) == "<eos>");
+        CHECK(words(per_token.tokens) == "a a a a");
+        CHECK(per_token.log_probability == doctest::Approx(std::log(0.4498 * std::pow(0.9498, 3))).epsilon(1e-12));
+    };
+    PROPERTY("a negative length_penalty is refused with std::invalid_argument") {
+        CHECK_THROWS_AS(attn::ch08::beam_search<double>(markov_step(garden_path), 2, 5, bos, eos, -0.5),
+                        std::invalid_argument);
     };
     PROPERTY("beam_size 0 or max_len 0 is refused with std::invalid_argument") {
         CHECK_THROWS_AS(attn::ch08::beam_search<double>(markov_step(garden_path), 0, 5, bos, eos), std::invalid_argument);
