@@ -3,6 +3,7 @@
 #include "common/plot_support.hpp"
 
 #include "common/files.hpp"
+#include "common/marked_folder.hpp"
 
 #include <atomic>
 #include <cctype>
@@ -68,7 +69,7 @@ void remove_stale_render_folders(const fs::path& where) {
         if (fs::is_regular_file(fs::symlink_status(it->path() / render_marker, error)) || fs::is_empty(it->path(), error))
             stale.push_back(it->path());
     }
-    for (const fs::path& folder : stale) fs::remove_all(folder, error);
+    for (const fs::path& folder : stale) remove_marked_folder(folder, render_marker);   // the marker last: a kill here leaves it marked
 }
 
 // Numbers this process's render folders (.render<pid>_<n>).
@@ -233,7 +234,7 @@ Files write_and_render(const fs::path& dir, const std::string& name, const std::
         fs::remove(files.svg, error);
         fs::remove(files.png, error);
     }
-    fs::remove_all(own_dir, error);
+    remove_marked_folder(own_dir, render_marker);   // the marker last, so a kill here leaves a folder the next render takes
     if (!ok) files.note = "gnuplot failed on " + files.script.string() + ": " + first_error_line(errors);
     else if (!files.rendered) files.note = "gnuplot did not write a complete " + files.png.string() + " (is the disk full?)";
     return files;

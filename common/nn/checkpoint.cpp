@@ -3,6 +3,7 @@
 
 #include "common/crc32.hpp"
 #include "common/files.hpp"
+#include "common/marked_folder.hpp"
 #include "common/nn/npy.hpp"
 
 #include <algorithm>
@@ -199,14 +200,9 @@ bool left_by_a_save(const fs::path& folder, pid_t pid) {
 // Removes a save's temporary folder with its stamp last: a kill midway leaves a folder that
 // still holds the stamp, or nothing, and so is still provably a save's (the next save removes it).
 void remove_stamped_folder(const fs::path& folder, int step = 0) {
-    std::error_code error;
-    std::vector<fs::path> entries;
-    for (fs::directory_iterator it(folder, error), end; !error && it != end; it.increment(error))
-        if (it->path().filename() != save_stamp) entries.push_back(it->path());
-    for (const fs::path& entry : entries) fs::remove_all(entry, error);
-    if (step != 0) reached(step);
-    fs::remove(folder / save_stamp, error);
-    fs::remove(folder, error);
+    remove_marked_folder(folder, save_stamp, [step] {
+        if (step != 0) reached(step);
+    });
 }
 
 void stamp(const fs::path& folder) { write_text_atomically(folder / save_stamp, std::to_string(::getpid()) + "\n"); }

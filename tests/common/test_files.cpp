@@ -1,6 +1,8 @@
-// Atomic writes and bounded reads (common/files.hpp): a write never opens an existing file under
+// Atomic writes and bounded reads (common/files.hpp), and the removal of a marked folder
+// (common/marked_folder.hpp): a write never opens an existing file under
 // its temporary name, removes the temporaries killed processes left, and nothing else.
 #include "common/files.hpp"
+#include "common/marked_folder.hpp"
 
 #include <doctest/doctest.h>
 
@@ -48,4 +50,24 @@ TEST_CASE("files: a bounded read refuses a file larger than its bound before rea
     CHECK_THROWS_WITH_AS(attn::read_text(dir / "small.tsv", 9, "a manifest"),
                          doctest::Contains("a manifest is 10 bytes, more than the 9 it can hold"), std::runtime_error);
     fs::remove_all(dir);
+}
+
+TEST_CASE("files: a marked folder loses its marker last, so a kill part-way leaves it marked" * doctest::test_suite("common")) {
+    const fs::path dir = fresh_folder("marked") / ".render2147483646_1";
+    fs::create_directories(dir / "inner");
+    // Many entries, so that directory order cannot put the marker last by luck.
+    for (int k = 0; k < 40; ++k) attn::write_text_atomically(dir / ("part" + std::to_string(k) + ".gp"), "plot x");
+    attn::write_text_atomically(dir / "inner" / "data.dat", "1 2");
+    attn::write_text_atomically(dir / ".marker", "ours");
+    bool checked = false;
+    attn::remove_marked_folder(dir, ".marker", [&] {   // where a kill would stop it
+        std::size_t left = 0;
+        for (const fs::directory_entry& entry : fs::directory_iterator(dir)) left += entry.path().filename() != ".marker";
+        CHECK(left == 0);                        // everything else is gone...
+        CHECK(fs::exists(dir / ".marker"));      // ...and the marker still says whose folder it is
+        checked = true;
+    });
+    CHECK(checked);
+    CHECK_FALSE(fs::exists(dir));
+    fs::remove_all(dir.parent_path());
 }
