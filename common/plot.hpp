@@ -58,6 +58,9 @@ struct Heatmap {
     std::optional<double> z_min, z_max;     // colour range; unset = the data's range
     bool annotate = false;                  // print each value in its cell (small maps only)
     std::vector<std::size_t> highlight_columns;  // outlined columns (e.g. the context vector)
+    // When not 0: dark borders around blocks of this many rows by this many columns (the tiles
+    // of a tiled computation), counted from the top left, drawn whatever the map's size.
+    std::size_t tile_rows = 0, tile_columns = 0;
     // Categorical mode, when not empty: every value is an integer c in 0..k-1, drawn in one of
     // k distinct colours (category 0 light grey, as a background, then the series colours)
     // with a key that names categories[c], instead of a continuous colour bar. For 0/1 maps

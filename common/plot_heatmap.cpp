@@ -157,15 +157,22 @@ std::string heatmap_frame(const Heatmap& plot, const HeatmapLayout& L) {
     return out;
 }
 
-// Thin white lines between the cells of small maps (on large ones they would drown the colours).
+// Thin white lines between the cells of small maps (on large ones they would drown the colours),
+// or dark borders between tiles of tile_rows x tile_columns cells, at any size.
 std::string heatmap_separators(const Heatmap& plot) {
     const std::size_t rows = plot.values.shape(0), cols = plot.values.shape(1);
-    if (std::max(rows, cols) > 24) return "";
-    return "# Cell borders: grid lines on the (invisible) x2/y2 tics between the cells.\n"
+    const bool tiles = plot.tile_rows > 0 || plot.tile_columns > 0;
+    if (!tiles && std::max(rows, cols) > 24) return "";
+    // Lines at -0.5 + k * step; a step of 0 (no tiles that way) puts none inside the map.
+    const std::size_t row_step = tiles ? (plot.tile_rows > 0 ? plot.tile_rows : rows) : 1;
+    const std::size_t col_step = tiles ? (plot.tile_columns > 0 ? plot.tile_columns : cols) : 1;
+    const std::string line = tiles ? "lt 1 lc rgb '#222222' lw 2" : "lt 1 lc rgb '#FFFFFF' lw 1.5";
+    return std::string(tiles ? "# Tile borders" : "# Cell borders") +
+           ": grid lines on the (invisible) x2/y2 tics between the cells.\n"
            "set link x2\nset link y2\n"
-           "set x2tics -0.5, 1, " + number(cols - 0.5) + " format '' scale 0\n"
-           "set y2tics -0.5, 1, " + number(rows - 0.5) + " format '' scale 0\n"
-           "set grid front noxtics noytics x2tics y2tics lt 1 lc rgb '#FFFFFF' lw 1.5\n";
+           "set x2tics -0.5, " + std::to_string(col_step) + ", " + number(cols - 0.5) + " format '' scale 0\n"
+           "set y2tics -0.5, " + std::to_string(row_step) + ", " + number(rows - 0.5) + " format '' scale 0\n"
+           "set grid front noxtics noytics x2tics y2tics " + line + "\n";
 }
 
 // Categories: value c gets a band of its own, [c - 0.5, c + 0.5], in one flat colour.

@@ -1,4 +1,4 @@
-// Part 11 of chapter 07: the ablations (see ablations.hpp).
+// Part 9 of chapter 07: the ablations (see ablations.hpp).
 #include "chapters/07_transformer/ablations.hpp"
 
 #include "chapters/01_encoder_decoder/figures.hpp"
@@ -116,8 +116,8 @@ plot::LinePlot compared_schedules(const std::vector<Labelled>& runs, const std::
 void run_ablations(const AblationRun& baseline, const ch01::Task& task, std::uint64_t seed, Summary& summary,
                    const std::filesystem::path& out) {
     std::vector<AblationRun> variants = ablation_variants(baseline.sizes, baseline.config);
-    std::cout << "\n11. Ablations: three variants of the model above, each changing one choice, trained at the same seed, data,\n"
-                 "    sizes and budget (" << baseline.config.steps << " steps):\n";
+    std::cout << "\n9. Ablations: three variants of the model above, each changing one choice, trained at the same seed, data,\n"
+                 "   sizes and budget (" << baseline.config.steps << " steps):\n";
     for (AblationRun& variant : variants) train_and_score(variant, task, seed);
     const AblationRun &pre = variants[0], &no_warmup = variants[1], &batch = variants[2];
     print_table({&baseline, &pre, &no_warmup, &batch});
@@ -152,8 +152,8 @@ void run_ablations(const AblationRun& baseline, const ch01::Task& task, std::uin
 
 void mention_ablations() {
     // No seconds here: the line stays the same from run to run (the lesson quotes it).
-    std::cout << "\n11. Ablations (pre-norm, no warm-up, batch norm): add --ablations to train each at this run's settings,\n"
-                 "    three more trainings as long as part 5's.\n";
+    std::cout << "\n9. Ablations (pre-norm, no warm-up, batch norm): add --ablations to train each at this run's settings,\n"
+                 "   three more trainings as long as part 4's.\n";
 }
 
 }  // namespace attn::ch07

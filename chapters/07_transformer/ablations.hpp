@@ -1,4 +1,4 @@
-// Part 11 of chapter 07: ablations. The run's model -- post-norm, layer norm, warm-up -- is
+// Part 9 of chapter 07: ablations. The run's model -- post-norm, layer norm, warm-up -- is
 // the baseline; three variants train at its seed, data, sizes and budget, each differing in
 // one choice:
 //   pre-norm       the norms before each sub-layer, x + f(norm(x)), instead of norm(x + f(x));

@@ -1,4 +1,4 @@
-// Batch normalisation, the alternative that part 11 measures against layer normalisation:
+// Batch normalisation, the alternative that part 9 measures against layer normalisation:
 // every feature is normalised with statistics taken over the whole training batch -- all its
 // sequences and all their positions -- as torch.nn.BatchNorm1d does on (batch, features,
 // length) input (here the features are the last axis). Evaluation cannot use batch

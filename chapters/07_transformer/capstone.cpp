@@ -1,4 +1,4 @@
-// Part 10: chapters 01, 02 and 07 on the same data (see capstone.hpp).
+// Part 8: chapters 01, 02 and 07 on the same data (see capstone.hpp).
 #include "chapters/07_transformer/capstone.hpp"
 
 #include "chapters/01_encoder_decoder/seq2seq.hpp"
@@ -144,9 +144,9 @@ EarlierRuns find_earlier_runs(const ch01::AppSettings& settings, const ch01::Tas
 
 void report_capstone(const EarlierRuns& saved, const CapstoneEntry& transformer, const ch01::AppSettings& settings,
                      const ch01::Task& task, Summary& summary) {
-    std::cout << "\n10. The capstone: chapters 01, 02 and 07 on the same " << task.corpus.test.size()
+    std::cout << "\n8. The capstone: chapters 01, 02 and 07 on the same " << task.corpus.test.size()
               << " test sentences, each trained on its own chapter's "
-              << (settings.run.quick ? "--quick recipe\n    (budgets of seconds, and a smaller Transformer: not the comparison of the default runs)\n"
+              << (settings.run.quick ? "--quick recipe\n   (budgets of seconds, and a smaller Transformer: not the comparison of the default runs)\n"
                                      : "default recipe\n");
     const std::vector<CapstoneEntry> entries = {
         earlier_entry<ch01::ContextSeq2Seq<float>>("01 context vector", chapter01_dir, ch01::chapter01_recipes,

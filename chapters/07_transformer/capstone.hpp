@@ -1,4 +1,4 @@
-// Part 10, the capstone: chapter 01's context vector, chapter 02's Bahdanau attention and this
+// Part 8, the capstone: chapter 01's context vector, chapter 02's Bahdanau attention and this
 // chapter's Transformer on the same toy French->English data and test set, each trained on its
 // own chapter's default recipe (steps, learning rates, sizes). The earlier chapters' numbers come
 // from their saved summary.json when a run with those settings exists -- with --mine the
@@ -36,7 +36,7 @@ struct EarlierRuns {
 };
 EarlierRuns find_earlier_runs(const ch01::AppSettings& settings, const ch01::Task& task);
 
-// Part 10: trains the earlier models that were not saved, prints the comparison, saves
+// Part 8: trains the earlier models that were not saved, prints the comparison, saves
 // capstone.png in settings.run.out and records the earlier chapters' numbers in `summary`.
 void report_capstone(const EarlierRuns& saved, const CapstoneEntry& transformer, const ch01::AppSettings& settings,
                      const ch01::Task& task, Summary& summary);

@@ -4,24 +4,23 @@
 // on the task of chapters 01 and 02, score it by source length, and draw where every head of
 // every layer looked. First, part 1: why the Transformer normalises each position on its own
 // (layer normalisation, (7.1)) rather than each feature over the batch (batch normalisation):
-// a padded batch, normalised both ways. Part 2: decoding through a key/value cache (7.5)
-// against recomputing the prefix at every step. Part 10, the capstone: chapters 01, 02 and 07
-// side by side on the same data (capstone.hpp).
+// a padded batch, normalised both ways. Part 8, the capstone: chapters 01, 02 and 07 side by
+// side on the same data (capstone.hpp). Decoding faster, with a key/value cache, and beam
+// search are chapter 08's (./course run 08).
 #include "chapters/01_encoder_decoder/app.hpp"
 #include "chapters/01_encoder_decoder/figures.hpp"
 #include "chapters/01_encoder_decoder/run_summary.hpp"
 #include "chapters/02_bahdanau_attention/alignment.hpp"
 #include "chapters/07_transformer/ablations.hpp"
 #include "chapters/07_transformer/attention_maps.hpp"
-#include "chapters/07_transformer/beam_decoding.hpp"
 #include "chapters/07_transformer/capstone.hpp"
-#include "chapters/07_transformer/decoding_speed.hpp"
 #include "chapters/07_transformer/expected_ranges.hpp"
 #include "chapters/07_transformer/figures.hpp"
 #include "chapters/07_transformer/normalisation_facts.hpp"
 #include "chapters/07_transformer/recipes.hpp"
 #include "chapters/07_transformer/transformer_flags.hpp"
 #include "chapters/07_transformer/translation_model.hpp"
+#include "chapters/07_transformer/translation_training.hpp"
 #include "common/data/tokenize.hpp"
 #include "common/progress.hpp"
 #include "common/runtime.hpp"
@@ -31,7 +30,6 @@
 #include <cstdio>
 #include <iostream>
 #include <map>
-#include <optional>
 #include <unistd.h>
 #include <vector>
 
@@ -61,6 +59,7 @@ int run(int argc, char** argv) {
     TransformerFlags flags;
     CommandLine cli(argc > 0 ? std::filesystem::path(argv[0]).filename().string() : "ch07",
                     "the Transformer: encoder and decoder stacks of attention, trained to translate");
+    refuse_moved_flags(argc, argv);   // --beam: beam search is chapter 08's now
     ch01::add_seq2seq_flags(cli, settings, chapter_dir, chapter07_recipes, ch01::SizeFlags::transformer);
     add_transformer_flags(cli, settings, flags);
     if (!cli.parse(argc, argv)) return 0;
@@ -77,14 +76,13 @@ int run(int argc, char** argv) {
 
     // The task and the model come first, unprinted, so that a checkpoint that does not match
     // them is refused before any work.
-    const ch01::Task task = ch01::load_task(settings.task, settings.data, settings.run.seed, settings.run.quick, settings.swap,
-                                            settings.level == "char" ? data::TokenLevel::character : data::TokenLevel::word);
+    const ch01::Task task = load_translation_task(settings);
     Rng rng(settings.run.seed);
     const TranslationSizes sizes = translation_sizes(settings, flags, task);
     require_transformer_training_memory(sizes, static_cast<std::size_t>(settings.batch), task);   // before a bad_alloc
     TransformerSeq2Seq<float> model(sizes, rng);
     if (!settings.load.empty()) ch01::load_model(model, task, settings, settings.load);
-    const EarlierRuns earlier = find_earlier_runs(settings, task);   // part 10's, read now: a broken one stops us here
+    const EarlierRuns earlier = find_earlier_runs(settings, task);   // part 8's, read now: a broken one stops us here
 
     {
         Rng rng(settings.run.seed);
@@ -97,15 +95,14 @@ int run(int argc, char** argv) {
         summary.metric("batch_statistics_change", "largest change of a row under batch statistics, batch of length 10",
                        facts.batch_change[7], 0.1, 1e3);
     }
-    report_decoding_speed(settings.run);
 
-    // ---- 3. The task of chapters 01 and 02.
-    std::cout << "\n3. " << task.corpus.description << "\n   vocabularies: " << task.source_vocab.size() << " source and "
+    // ---- 2. The task of chapters 01 and 02.
+    std::cout << "\n2. " << task.corpus.description << "\n   vocabularies: " << task.source_vocab.size() << " source and "
               << task.target_vocab.size() << " target tokens\n";
 
-    // ---- 4. The model: embeddings x sqrt(d) + positions (6.3), the encoder blocks (7.2), the
+    // ---- 3. The model: embeddings x sqrt(d) + positions (6.3), the encoder blocks (7.2), the
     //         decoder blocks (7.4), each stack ending in a layer norm, and the output layer.
-    std::cout << "\n4. Transformer, d_model " << sizes.transformer.d_model << ", " << sizes.transformer.heads << " heads, feed-forward "
+    std::cout << "\n3. Transformer, d_model " << sizes.transformer.d_model << ", " << sizes.transformer.heads << " heads, feed-forward "
               << sizes.transformer.feed_forward << ", " << sizes.transformer.encoder_layers << " + " << sizes.transformer.decoder_layers
               << " layers, " << flags.norm << "-norm: " << model.parameter_count() << " parameters\n";
     print_parameter_counts(model);
@@ -113,41 +110,25 @@ int run(int argc, char** argv) {
     ch01::TrainLog log;
     double train_cpu_seconds = 0;
     const ch01::TrainConfig config = ch01::train_config(settings, "   training");
-    if (settings.load.empty()) {
-        // ---- 5. Teacher forcing over all target positions at once, under the causal mask.
-        std::cout << "\n5. Training for " << settings.run.steps << " steps (batch " << settings.batch << ", Adam, peak lr "
-                  << settings.lr << ch01::learning_rate_decay(settings) << ", label smoothing " << settings.label_smoothing
-                  << "; the validation loss is the plain cross-entropy)\n";
-        const std::vector<data::Pair> peek(task.corpus.validation.begin(),
-                                           task.corpus.validation.begin() + std::min<std::ptrdiff_t>(2, task.corpus.validation.size()));
-        const ch01::CpuStopwatch cpu;   // the machine may be shared: CPU time says what a quiet one would take
-        log = ch01::train(model, task, config, [&](int step, double valid_loss) {
-            std::cout << "   step " << step << ": validation loss " << valid_loss << "\n";
-            if (!settings.run.quick)   // decoding an untrained model runs to the longest output: seconds --quick lacks
-                ch01::show_examples(task, peek, ch01::translate(model, task, peek), peek.size());
-        });
-        train_cpu_seconds = cpu.seconds();
-        std::printf("   %.1f steps per second (%.0f s); %.0f s of CPU time, validations included\n", log.steps_per_second,
-                    log.seconds, train_cpu_seconds);
+    if (settings.load.empty()) {   // ---- 4. Teacher forcing over all target positions at once, under the causal mask.
+        const Training training = train_translation(model, task, settings, config, "4.");
+        log = training.log;
+        train_cpu_seconds = training.cpu_seconds;
     }
     // Saved as soon as training ends: nothing after it (a long sentence, a full disk for the figures) can lose it.
     if (!settings.save.empty()) ch01::save_model(model, task, settings, settings.save);
 
-    // ---- 6. Greedy decoding of the test set, scored by source length.
-    std::cout << "\n6. Greedy decoding of " << task.corpus.test.size() << " test sentences:\n";
+    // ---- 5. Greedy decoding of the test set, scored by source length.
+    std::cout << "\n5. Greedy decoding of " << task.corpus.test.size() << " test sentences, the decoder run over the whole\n"
+                 "   prefix again at every step:\n";
     const Stopwatch decoding;
     const ch01::Evaluation test = ch01::evaluate(model, task, task.corpus.test);
     const double decoding_seconds = decoding.seconds();
     ch01::print_buckets(test);
     ch01::show_examples(task, task.corpus.test, test.hypotheses, 3);
 
-    // ---- 7. Beam search (7.6) against greedy on the same test sentences.
-    std::optional<BeamComparison> beam;
-    if (flags.beam > 1) beam = compare_greedy_and_beam(model, task, test, static_cast<std::size_t>(flags.beam), settings.run.quick);
-    else std::cout << "\n7. No beam search: --beam 1 is the greedy decoding of part 6\n";
-
-    // ---- 8. Figures: the loss, the schedule, the scores, and where every head looked.
-    std::cout << "\n8. Figures in " << out.string() << ":\n";
+    // ---- 6. Figures: the loss, the schedule, the scores, and where every head looked.
+    std::cout << "\n6. Figures in " << out.string() << ":\n";
     if (!log.steps.empty()) {
         plot::LinePlot curves = ch01::loss_curves(log, "Chapter 07: the Transformer learning " + task.name);
         // Label smoothing adds to the training loss the cross-entropy against a uniform
@@ -160,14 +141,6 @@ int run(int argc, char** argv) {
                                                    "source length (tokens)");
     scores.legend = "bottom left";   // every curve stays high, whatever the length
     summary.figure(plot::save_and_report(scores, out, "scores_by_length"));
-    if (beam) {
-        plot::LinePlot compared = ch01::scores_by_length({{"greedy", &beam->greedy}, {"beam " + std::to_string(beam->beam_size), &beam->beam}},
-                                                         "Chapter 07: greedy against beam search (first " +
-                                                             std::to_string(beam->pairs.size()) + " test sentences)",
-                                                         "source length (tokens)");
-        compared.legend = "below";   // four curves, close together wherever the model is good
-        summary.figure(plot::save_and_report(compared, out, "greedy_vs_beam"));
-    }
     const std::vector<std::string> phrase = task.name == "translation" ? std::vector<std::string>{"zone", "économique", "européenne"}
                                                                       : std::vector<std::string>{};
     const data::Pair& pair = ch02::pick_example(task.corpus.test, phrase, 10);
@@ -186,27 +159,24 @@ int run(int argc, char** argv) {
     std::cout << "\n   attention_cross.png in text, the first layer's heads:\n"
               << plot::preview(maps.cross, ::isatty(STDOUT_FILENO) == 1);
 
-    // ---- 9. Your own sentence (the model was saved when training ended).
-    if (!settings.translate.empty() && flags.beam_given && flags.beam > 1) {
-        std::cout << "\n9. " << settings.translate << "\n";
-        translate_both_ways(model, task, settings.translate, static_cast<std::size_t>(flags.beam));
-    } else if (!settings.translate.empty()) {
-        ch01::show_translation(model, task, settings.translate, "9.");
+    // ---- 7. Your own sentence (the model was saved when training ended).
+    if (!settings.translate.empty()) {
+        ch01::show_translation(model, task, settings.translate, "7.");
     } else {   // numbered all the same, so that the parts keep the lesson's numbers
-        std::cout << "\n9. Your own sentence: add --translate \"...\" to translate it with this model (with --beam N,\n"
-                     "   greedy and beam search side by side).\n";
+        std::cout << "\n7. Your own sentence: add --translate \"...\" to translate it with this model (chapter 08's\n"
+                     "   --translate adds beam search).\n";
     }
 
     std::map<std::string, std::string> decisive = ch01::decisive_settings(settings, task);
     decisive.erase("hidden");   // the GRU's size, which no Transformer has
     const ch01::RunRecord run_record{decisive, log.steps.empty() ? 0 : settings.run.steps, log.seconds, test, train_cpu_seconds};
-    // ---- 10. The capstone: chapters 01, 02 and 07 on the same data.
+    // ---- 8. The capstone: chapters 01, 02 and 07 on the same data.
     if (capstone_applies(settings))
         report_capstone(earlier, {"07 Transformer", model.parameter_count(), {run_record, "this run"}}, settings, task, summary);
     else
-        std::cout << "\n10. The capstone compares the toy translation runs of chapters 01, 02 and 07: skipped for "
+        std::cout << "\n8. The capstone compares the toy translation runs of chapters 01, 02 and 07: skipped for "
                   << (settings.data.empty() ? "--task " + settings.task : "--data") << "\n";
-    // ---- 11. Ablations: the same training with one choice changed (ablations.hpp).
+    // ---- 9. Ablations: the same training with one choice changed (ablations.hpp).
     if (flags.ablations) run_ablations({"baseline", "baseline", sizes, config, log, test, train_cpu_seconds, 0, ""}, task, settings.run.seed, summary, out);
     else mention_ablations();
 
@@ -218,10 +188,6 @@ int run(int argc, char** argv) {
     summary.setting("steps_per_second", log.steps_per_second);
     summary.setting("test_decoding_seconds", decoding_seconds);
     if (!log.valid_loss.empty()) summary.setting("final_valid_loss", log.valid_loss.back());
-    summary.setting("beam_size", flags.beam);
-    if (beam)   // ranges only for the beam size they were measured with
-        record_beam_comparison(summary, *beam, flags.beam == TransformerFlags{}.beam ? ch01::ranges_for(expected_ranges(), settings, task)
-                                                                                     : Ranges{});
     ch01::write_run(summary, run_record, ch01::ranges_for(expected_ranges(), settings, task));
     summary.finish(out, clock.seconds());   // prints where summary.json and report.html are
     return 0;

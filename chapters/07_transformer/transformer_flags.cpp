@@ -5,6 +5,7 @@
 #include "common/memory.hpp"
 
 #include <algorithm>
+#include <string>
 
 namespace attn::ch07 {
 
@@ -15,9 +16,16 @@ void add_transformer_flags(CommandLine& cli, ch01::AppSettings& settings, Transf
     cli.option("layers", &flags.layers, "encoder blocks, and as many decoder blocks (default: 2; 1 with --quick)", 1, 12);
     cli.option("warmup", &settings.warmup, "learning-rate warm-up steps, then 1/sqrt(step); 0: no warm-up, the schedule of chapters 01-02 (constant, or a cosine down to lr * --lr-end) (default: the recipe's)", 0, 1000000);
     cli.option("label-smoothing", &settings.label_smoothing, "share of the target probability spread over the vocabulary in the training loss (default: the recipe's)");
-    cli.option("beam", &flags.beam, "beam size of part 7, greedy against beam search on the test set (1 skips it); given, --translate shows both", 1, 64);
-    cli.flag("ablations", &flags.ablations, "part 11: also train pre-norm, no-warm-up and batch-norm variants of the model (three more trainings)");
+    cli.flag("ablations", &flags.ablations, "part 9: also train pre-norm, no-warm-up and batch-norm variants of the model (three more trainings)");
     cli.option("embedding-init", &flags.embedding_init, "embedding tables start N(0, 1/d) (scaled) or N(0, 1) (standard, PyTorch's)", "scaled|standard");
+}
+
+void refuse_moved_flags(int argc, const char* const* argv) {
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        if (arg == "--beam" || arg.rfind("--beam=", 0) == 0)
+            throw UsageError("--beam: beam search is taught in chapter 08 now, on this chapter's model: ./course run 08 --beam 4");
+    }
 }
 
 void finish_transformer_flags(const CommandLine& cli, ch01::AppSettings& settings, TransformerFlags& flags) {
@@ -36,7 +44,6 @@ void finish_transformer_flags(const CommandLine& cli, ch01::AppSettings& setting
     }
     if (settings.embedding % 2 != 0 || settings.embedding % flags.heads != 0)
         throw UsageError("--embedding (d_model) must be even and a multiple of --heads", cli.usage());
-    flags.beam_given = cli.given("beam");
     settings.measured_defaults = settings.measured_defaults && flags.norm == "post" && flags.embedding_init == "scaled";
     for (const char* flag : {"heads", "feed-forward", "layers"})
         settings.measured_defaults = settings.measured_defaults && !cli.given(flag);

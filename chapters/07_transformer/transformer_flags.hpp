@@ -14,12 +14,14 @@ namespace attn::ch07 {
 struct TransformerFlags {
     std::string norm = "post", embedding_init = "scaled";
     int heads = 4, feed_forward = 256, layers = 2;
-    int beam = 4;               // part 7's beam size; 1 skips part 7
-    bool beam_given = false;    // --beam on the command line: --translate shows beam search too
-    bool ablations = false;   // part 11: three more trainings
+    bool ablations = false;   // part 9: three more trainings
 };
 
 void add_transformer_flags(CommandLine& cli, ch01::AppSettings& settings, TransformerFlags& flags);
+
+// Before parsing: a flag that moved to chapter 08 with what it sets (--beam, with beam search)
+// is refused in one line that names the command to use instead (UsageError).
+void refuse_moved_flags(int argc, const char* const* argv);
 
 // After cli.parse and ch01::finish_seq2seq_flags: refuses what chapter 07 cannot run (--hidden,
 // an unknown --norm, a d_model that the heads do not divide), gives --quick its smaller model

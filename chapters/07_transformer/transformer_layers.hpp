@@ -23,7 +23,7 @@ enum class NormPlacement { post, pre };
 
 // Whose statistics the norms use: each position's own features (layer normalisation, (7.1),
 // the Transformer's), or each feature's over the training batch (batch normalisation,
-// batch_norm.hpp: only for part 11's ablation, which never saves such a model).
+// batch_norm.hpp: only for part 9's ablation, which never saves such a model).
 enum class NormStatistics { layer, batch };
 
 // Layer normalisation over the last axes of x (their sizes: normalized_shape), with a learned

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <stdexcept>
 #include <string>
 
@@ -71,32 +72,23 @@ TranslationOutput<T> TransformerSeq2Seq<T>::forward_with_weights(const data::Bat
 }
 
 template <class T>
-std::shared_ptr<IncrementalDecoder<T>> TransformerSeq2Seq<T>::start_decoding(const IndexMatrix& source,
-                                                                             const IndexVector& source_lens) {
-    const ch03::Mask source_padding = padding_mask(source_lens, source.shape(1));
-    const EncoderOutput<T> encoded = encode(transformer, embed_source(source), source_padding);
-    // Each step runs only the newest position through the decoder, attending over the keys
-    // and values its layers cached at the earlier steps (7.5), instead of recomputing the prefix.
-    return std::make_shared<IncrementalDecoder<T>>(
-        transformer.decoder, encoded.memory, source_padding,
-        [this](const IndexMatrix& tokens) { return embed_target(tokens); },
-        [this](const Var<T>& decoded) { return output(decoded); });
-}
-
-template <class T>
 ch01::DecodeStep<T> TransformerSeq2Seq<T>::decoder(const IndexMatrix& source, const IndexVector& source_lens) {
-    std::shared_ptr<IncrementalDecoder<T>> incremental = start_decoding(source, source_lens);
-    return [incremental](const IndexVector& previous) { return incremental->step(previous); };
-}
-
-template <class T>
-BeamStep<T> TransformerSeq2Seq<T>::beam_decoder(const IndexMatrix& source, const IndexVector& source_lens) {
-    if (source.shape(0) != 1)
-        throw std::invalid_argument("beam_decoder: beam search decodes one sentence at a time, got a batch of " +
-                                    std::to_string(source.shape(0)));
-    std::shared_ptr<IncrementalDecoder<T>> incremental = start_decoding(source, source_lens);
-    return [incremental](const IndexVector& previous, const std::vector<std::size_t>& parents) {
-        return incremental->step(previous, parents);
+    const ch03::Mask source_padding = padding_mask(source_lens, source.shape(1));
+    const EncoderOutput<T> encoded = encode(transformer, embed_source(source), source_padding);   // once
+    auto fed = std::make_shared<IndexMatrix>(IndexMatrix::from_shape({source.shape(0), 0}));   // <bos> y_1 ... so far
+    return [this, encoded, source_padding, fed](const IndexVector& previous) {
+        const std::size_t rows = fed->shape(0), t = fed->shape(1) + 1;
+        IndexMatrix tokens = IndexMatrix::from_shape({rows, t});   // the tokens so far, then the new one
+        for (std::size_t i = 0; i < rows; ++i) {
+            for (std::size_t j = 0; j + 1 < t; ++j) tokens(i, j) = (*fed)(i, j);
+            tokens(i, t - 1) = previous(i);
+        }
+        *fed = std::move(tokens);
+        // The whole prefix through the decoder again, under the causal mask; only its last row is new.
+        const TransformerOutput<T> decoded =
+            decode(transformer, encoded, embed_target(*fed), ch03::no_mask(), ch03::causal_mask(rows, t), source_padding);
+        const Var<T> logits = output(slice(decoded.output, 1, t - 1, t));   // (rows, 1, vocab)
+        return reshape(logits, {rows, logits.shape(2)});                    // (rows, vocab)
     };
 }
 

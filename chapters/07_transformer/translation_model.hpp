@@ -3,11 +3,7 @@
 // decoding and evaluation by source length run it as they ran the GRUs of chapters 01 and 02.
 #pragma once
 #include "chapters/01_encoder_decoder/seq2seq.hpp"
-#include "chapters/07_transformer/beam_search.hpp"
-#include "chapters/07_transformer/incremental_decoder.hpp"
 #include "chapters/07_transformer/transformer.hpp"
-
-#include <memory>
 
 namespace attn::ch07 {
 
@@ -50,12 +46,11 @@ public:
     TranslationOutput<T> forward_with_weights(const data::Batch& batch);
     Var<T> forward(const data::Batch& batch) override { return forward_with_weights(batch).logits; }
 
-    // Greedy decoding: the source is encoded once; each step feeds one new position through
-    // the decoder's key/value cache (IncrementalDecoder) and returns its scores.
+    // Greedy decoding: the source is encoded once; each step appends the new token to the
+    // tokens so far, runs the decoder over all of them under the causal mask, and returns the
+    // last position's scores. Step t recomputes the t positions before it, whose outputs the
+    // causal mask keeps as they were: chapter 08's key/value cache keeps them instead.
     ch01::DecodeStep<T> decoder(const IndexMatrix& source, const IndexVector& source_lens) override;
-    // Beam search's step (7.6) for one sentence, source (1, n): the same cached decoder, its
-    // rows reordered by the parents beam search names at each step.
-    BeamStep<T> beam_decoder(const IndexMatrix& source, const IndexVector& source_lens);
 
     // Chapter 01's sizes as checkpoints record them: embedding = d_model, hidden = feed_forward.
     ch01::ModelSizes sizes() const override;
@@ -67,11 +62,13 @@ public:
     Transformer<T> transformer;
     Linear<T> output;   // d_model -> target vocabulary
 
-private:
+protected:
+    // The tokens' embeddings times sqrt(d) plus their positions (6.3): the decoder's inputs,
+    // for chapter 08's cached decoder as for this one.
     Var<T> embed_source(const IndexMatrix& source) const;
     Var<T> embed_target(const IndexMatrix& target) const;
-    // The source encoded once, and a decoder that steps through its key/value cache.
-    std::shared_ptr<IncrementalDecoder<T>> start_decoding(const IndexMatrix& source, const IndexVector& source_lens);
+
+private:
     TranslationSizes sizes_;
 };
 

@@ -25,7 +25,9 @@ plot::Heatmap tiling_picture(std::size_t n, std::size_t query_block, std::size_t
                     map.values(i, j) = !computed ? skipped : j > i ? blocked : used;
         }
     }
-    for (std::size_t p = 0; p < n; ++p) {   // a label every block, so the tiles can be counted
+    map.tile_rows = query_block;     // the tiles' borders, so that they can be counted
+    map.tile_columns = key_block;
+    for (std::size_t p = 0; p < n; ++p) {   // a label every block, at the tiles' first rows and columns
         map.x_tick_labels.push_back(p % key_block == 0 ? std::to_string(p) : "");
         map.y_tick_labels.push_back(p % query_block == 0 ? std::to_string(p) : "");
     }

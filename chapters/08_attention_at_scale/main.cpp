@@ -4,17 +4,25 @@
 // forward) and draws the tiling; part 3 computes the gradients by recomputing each tile from
 // the log-sum-exp; part 4 times naive against tiled attention, and measures their memory, up
 // to n = 32,768 (--memory-budget); part 5 lets H query heads share G key/value heads (grouped-query
-// attention, 08.4) and counts what that saves in a decoder's key/value cache (8.11)-(8.14). Parts 6-7
-// (decoding with the cache, beam search) are coming: this chapter is being written (issue 29).
+// attention, 08.4) and counts what that saves in a decoder's key/value cache (8.11)-(8.14). Then
+// decoding, on chapter 07's translation model (trained here by chapter 07's code, or --load): part 6
+// generates through the key/value cache (8.15) and by recomputing the prefix, part 7 sets greedy
+// decoding against beam search (8.16).
 #include "chapters/00_foundations/softmax.hpp"
+#include "chapters/01_encoder_decoder/figures.hpp"
 #include "chapters/08_attention_at_scale/agreement.hpp"
+#include "chapters/08_attention_at_scale/beam_decoding.hpp"
 #include "chapters/08_attention_at_scale/cache_arithmetic.hpp"
+#include "chapters/08_attention_at_scale/chapter07_translation.hpp"
+#include "chapters/08_attention_at_scale/decoding_speed.hpp"
+#include "chapters/08_attention_at_scale/expected_ranges.hpp"
 #include "chapters/08_attention_at_scale/figures.hpp"
 #include "chapters/08_attention_at_scale/grouped_query_attention.hpp"
 #include "chapters/08_attention_at_scale/key_sharing.hpp"
 #include "chapters/08_attention_at_scale/online_softmax.hpp"
 #include "chapters/08_attention_at_scale/scaling.hpp"
 #include "common/cli.hpp"
+#include "common/data/tokenize.hpp"
 #include "common/data/toy_translation.hpp"
 #include "common/memory.hpp"
 #include "common/progress.hpp"
@@ -22,6 +30,7 @@
 #include "common/summary.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <optional>
 #include <string>
 #include <vector>
@@ -35,8 +44,6 @@ using namespace attn::ch08;
 namespace {
 
 const std::string chapter_dir = "08_attention_at_scale";
-
-void coming(int part, const char* title) { std::printf("\n%d. %s: coming (this chapter is being written).\n", part, title); }
 
 unsigned long long ull(std::uint64_t x) { return static_cast<unsigned long long>(x); }
 
@@ -166,13 +173,19 @@ void naive_against_tiled(Summary& summary, const std::filesystem::path& out, boo
         if (p->naive_mib && p->tiled_mib > 0) {
             std::printf("   at n = %zu the naive pass took %.0fx the memory of the tiled one (%.1f MiB against %.1f MiB)\n", p->n,
                         *p->naive_mib / p->tiled_mib, *p->naive_mib, p->tiled_mib);
-            summary.metric("memory_ratio_at_" + std::to_string(p->n), "naive / tiled memory at n = " + std::to_string(p->n),
-                           *p->naive_mib / p->tiled_mib);
+            // One key whatever the n (a machine with less memory stops the naive pass earlier): n is a setting.
+            summary.metric("memory_ratio", "naive / tiled memory at the largest n both ran", *p->naive_mib / p->tiled_mib);
+            summary.setting("memory_ratio_n", static_cast<double>(p->n));
             break;
         }
-    if (run.naive_over_budget_at)
-        std::printf("   the naive pass passes the %.1f GiB budget at n = %zu (%s)\n", budget_mib / 1024, *run.naive_over_budget_at,
-                    run.predicted ? "predicted from its last measurement, times (n / n_last)^2; not run" : "measured");
+    if (run.naive_over_budget_at && run.predicted)
+        std::printf("   the naive pass passes the %.1f GiB budget at n = %zu, predicted: its last measurement times\n"
+                    "   (n / n_last)^2, counted as over from %.0f%% of the budget on (a measurement varies by a few percent\n"
+                    "   between runs, and a pass a little over would take the machine's memory); not run\n",
+                    budget_mib / 1024, *run.naive_over_budget_at, 100 / prediction_margin);
+    else if (run.naive_over_budget_at)
+        std::printf("   the naive pass passes the %.1f GiB budget at n = %zu (measured)\n", budget_mib / 1024,
+                    *run.naive_over_budget_at);
     else
         std::printf("   the naive pass stays inside the %.1f GiB budget up to n = %zu\n", budget_mib / 1024, lengths.back());
     summary.setting("memory_budget_mib", budget_mib);
@@ -260,23 +273,105 @@ bool show_which_heads_share(Summary& summary, const std::filesystem::path& out, 
     return as_expected;
 }
 
+// ---- 6. Generation with and without the key/value cache, on chapter 07's model.        (8.15)
+double generate_both_ways(Summary& summary, const std::filesystem::path& out, CachedTranslationModel<float>& model,
+                          const ch01::Task& task, bool quick) {
+    const std::size_t length = quick ? 32 : 64;
+    const std::vector<data::Pair> pairs(task.corpus.test.begin(),
+                                        task.corpus.test.begin() + std::min<std::ptrdiff_t>(quick ? 16 : 64, task.corpus.test.size()));
+    std::printf("\n   Greedy generation of %zu tokens for each of %zu test sentences side by side (past <eos> too, so that\n"
+                "   every sentence reaches every length), through the cache and by chapter 07's decoder, which runs over\n"
+                "   the whole prefix again at every step; both fed the same tokens, each step the fastest of 3 runs.\n"
+                "   Tokens per second, the two ways, after t tokens per sentence:\n"
+                "        t      cached   recomputing   ratio\n",
+                length, pairs.size());
+    const GenerationSpeed speed = measure_generation(model, task, pairs, length);
+    for (std::size_t t = 1; t <= length; t *= 2) {
+        const double cached = tokens_per_second(speed, speed.cached_seconds, t);
+        const double recomputed = tokens_per_second(speed, speed.recomputed_seconds, t);
+        std::printf("   %6zu  %10.0f  %12.0f  %6.1f\n", t, cached, recomputed, cached / recomputed);
+    }
+    std::printf("   largest difference of the two ways' scores (logits): %.1e, float rounding\n", speed.largest_difference);
+    const double cached = tokens_per_second(speed, speed.cached_seconds, length);
+    const double recomputed = tokens_per_second(speed, speed.recomputed_seconds, length);
+    summary.setting("generation_sentences", static_cast<double>(pairs.size()));
+    summary.setting("generation_length", static_cast<double>(length));
+    summary.timing("cached_tokens_per_second", "tokens per second through the cache, " + std::to_string(length) + " per sentence", cached);
+    summary.timing("recomputed_tokens_per_second", "tokens per second recomputing the prefix, " + std::to_string(length) +
+                                                       " per sentence", recomputed);
+    summary.timing("cache_speedup", "the cache's tokens per second over recomputing's, " + std::to_string(length) + " per sentence",
+                   cached / recomputed);
+    summary.figure(plot::save_and_report(generation_speed_plot(speed), out, "tokens_per_second"));
+    return speed.largest_difference;
+}
+
+// ---- 7. Greedy decoding against beam search, on chapter 07's model.                      (8.16)
+void greedy_against_beam(Summary& summary, const std::filesystem::path& out, const Chapter07Translation& chapter07,
+                         std::size_t beam_size, double length_penalty, const std::string& sentence) {
+    CachedTranslationModel<float>& model = *chapter07.model;
+    const ch01::Task& task = chapter07.task;
+    const ch01::AppSettings& settings = chapter07.chapter07.settings;
+    summary.setting("beam_size", static_cast<double>(beam_size));
+    if (beam_size < 2) {
+        std::printf("\n7. No beam search: --beam 1 is greedy decoding\n");
+    } else {
+        const BeamComparison beam = compare_greedy_and_beam(model, task, beam_size, length_penalty, settings.run.quick);
+        plot::LinePlot compared = ch01::scores_by_length({{"greedy", &beam.greedy}, {"beam " + std::to_string(beam_size), &beam.beam}},
+                                                         "Chapter 08: greedy against beam search (first " +
+                                                             std::to_string(beam.pairs.size()) + " test sentences)",
+                                                         "source length (tokens)");
+        compared.legend = "below";   // four curves, close together wherever the model is good
+        summary.figure(plot::save_and_report(compared, out, "greedy_vs_beam"));
+        // Ranges only for the search they were measured with: beam 4, no length penalty.
+        const bool measured = beam_size == default_beam_size && length_penalty == 0;
+        record_beam_comparison(summary, beam, measured ? ch01::ranges_for(expected_ranges(), settings, task) : Ranges{});
+    }
+    if (sentence.empty()) return;
+    std::cout << "\n   Your sentence: " << sentence << "\n";
+    if (beam_size < 2) std::cout << "   => " << data::detokenize(ch01::translate_sentence(model, task, sentence), task.corpus.level) << "\n";
+    else translate_both_ways(model, task, sentence, beam_size, length_penalty);
+}
+
 int run(int argc, char** argv) {
     RunSettings run;
     CommandLine cli(argc > 0 ? std::filesystem::path(argv[0]).filename().string() : "ch08",
-                    "attention at scale: the online softmax, exact attention in tiles (FlashAttention's forward "
+                    "attention at scale and decoding: the online softmax, exact attention in tiles (FlashAttention's forward "
                     "and its backward by recomputation), their time and memory against n; grouped-query attention and the "
-                    "size of the key/value cache");
+                    "size of the key/value cache; on chapter 07's translation model, decoding through the cache and beam search");
     add_standard_flags(cli, run, chapter_dir);
     // What a laptop with 16 GiB can spare for one attention call, besides its system and browser.
     double budget_gib = 8;
     cli.option("memory-budget", &budget_gib, "GiB part 4's naive attention may use; it is not run at the n that would pass it");
-    if (!cli.parse(argc, argv)) return 0;
+    std::string load, sentence;
+    cli.option("load", &load, "parts 6-7: decode the model a run of ./course run 07 --save DIR wrote, instead of training one "
+                              "(chapter 07's defaults, or --quick's with --quick)", "DIR");
+    int beam_size = static_cast<int>(default_beam_size);
+    cli.option("beam", &beam_size, "part 7's beam size, greedy against beam search on the test set (1 skips it)", 1, 64);
+    cli.option("translate", &sentence, "part 7: translate this sentence greedily and by beam search", "SENTENCE");
+    double length_penalty = 0;
+    cli.option("length-penalty", &length_penalty, "part 7: beam search compares log-probability / length^ALPHA (8.17); 0, the "
+                                                   "default, compares the totals themselves");
+    if (!parse_chapter_flags(cli, run, argc, argv, chapter_dir, expected_ranges(), /*default_steps=*/0, /*quick_steps=*/0))
+        return 0;
+    if (!(length_penalty >= 0) || !std::isfinite(length_penalty)) {
+        char given[32];
+        std::snprintf(given, sizeof given, "%g", length_penalty);
+        throw UsageError(std::string("--length-penalty must be a number, 0 or more, got ") + given, cli.usage());
+    }
     if (!(budget_gib > 0)) {
         char given[32];
         std::snprintf(given, sizeof given, "%g", budget_gib);
         throw UsageError(std::string("--memory-budget must be positive (GiB), got ") + given, cli.usage());
     }
-    finish_standard_flags(cli, run, chapter_dir, /*default_steps=*/0, /*quick_steps=*/0);
+    // Chapter 07's settings for its model, from its own command line: the same checks, so that
+    // a bad --load or --translate is refused now, before any work.
+    std::vector<std::string> chapter07_arguments = {"--seed", std::to_string(run.seed), "--out", run.out};
+    if (run.quick) chapter07_arguments.push_back("--quick");
+    if (cli.given("steps")) chapter07_arguments.insert(chapter07_arguments.end(), {"--steps", std::to_string(run.steps)});
+    if (!load.empty()) chapter07_arguments.insert(chapter07_arguments.end(), {"--load", load});
+    if (cli.given("translate")) chapter07_arguments.insert(chapter07_arguments.end(), {"--translate", sentence});
+    // Its model too, loaded now if --load names one: a checkpoint that does not fit is refused before any work.
+    Chapter07Translation chapter07 = load_or_make_chapter07_translation(chapter07_settings(chapter07_arguments));
     const std::filesystem::path out = run.out;
     Summary summary(chapter_dir, run);
     const Stopwatch clock;
@@ -290,8 +385,13 @@ int run(int argc, char** argv) {
     const double grouped_difference = against_multi_head(rng);
     count_the_cache(summary, out);
     const bool heads_share_as_expected = show_which_heads_share(summary, out, rng);
-    coming(6, "Decoding with a key/value cache");
-    coming(7, "Greedy decoding against beam search");
+
+    // ---- 6-7. Decoding, on chapter 07's translation model.
+    train_unless_loaded(chapter07, "\n6. The key/value cache (8.15), exercise 08.5, on chapter 07's translation model:");
+    const double cache_difference = generate_both_ways(summary, out, *chapter07.model, chapter07.task, run.quick);
+    greedy_against_beam(summary, out, chapter07, static_cast<std::size_t>(beam_size), length_penalty, sentence);
+    std::printf("\n   This run took %.0f s, %.0f s of them training chapter 07's model (%.0f s of CPU time).\n", clock.seconds(),
+                chapter07.train_seconds, chapter07.train_cpu_seconds);
 
     // Exact facts, not measurements: a correct implementation lands inside whatever the seed.
     summary.metric("online_softmax_difference", "online softmax vs chapter 00's, largest difference", online_difference,
@@ -304,6 +404,12 @@ int run(int argc, char** argv) {
                    grouped_difference, 0.0, 1e-12);
     summary.metric("heads_share_as_expected", "query heads with equal maps are those of one key/value head (1 = yes)",
                    heads_share_as_expected ? 1.0 : 0.0, 1.0, 1.0);
+    // float32 scores of size ~10 added in another order: rounding, far below a mistake's O(1).
+    summary.metric("cache_difference", "cached vs recomputed decoding, largest difference of the scores", cache_difference,
+                   0.0, 1e-3);
+    summary.setting("loaded", load.empty() ? std::string("no") : load);
+    summary.setting("chapter07_steps", static_cast<double>(chapter07.chapter07.settings.run.steps));
+    if (load.empty()) summary.timing("train_cpu_seconds", "CPU seconds training chapter 07's model", chapter07.train_cpu_seconds);
     summary.finish(out, clock.seconds());   // prints where summary.json and report.html are
     return 0;
 }

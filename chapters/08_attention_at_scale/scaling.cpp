@@ -61,6 +61,12 @@ double value_of(const ScalingPoint& p, Measure what) {
 
 }  // namespace
 
+bool predicted_over_budget(double last_mib, std::size_t last_n, std::size_t n, double budget_mib) {
+    // The naive pass's memory grows as n^2; the margin makes "about the budget" count as over it.
+    const double ratio = static_cast<double>(n) / static_cast<double>(last_n);
+    return last_mib * ratio * ratio * prediction_margin > budget_mib;
+}
+
 ScalingRun measure_scaling(const std::vector<std::size_t>& lengths, std::size_t d, double budget_mib, int repetitions,
                            const std::function<void(const ScalingPoint&)>& measured) {
     const Attention naive = [](const Var<float>& Q, const Var<float>& K, const Var<float>& V) {
@@ -75,9 +81,7 @@ ScalingRun measure_scaling(const std::vector<std::size_t>& lengths, std::size_t 
         ScalingPoint point;
         point.n = n;
         if (!run.naive_over_budget_at) {
-            // The naive pass's memory grows as n^2: predicted from its last measurement.
-            const double ratio = last_naive ? static_cast<double>(n) / static_cast<double>(last_naive->n) : 0;
-            if (last_naive && *last_naive->naive_mib * ratio * ratio > budget_mib) {
+            if (last_naive && predicted_over_budget(*last_naive->naive_mib, last_naive->n, n, budget_mib)) {
                 run.naive_over_budget_at = n, run.predicted = true;
             } else {
                 const Cost cost = measure(naive, n, d, repetitions);
@@ -169,7 +173,7 @@ plot::LinePlot scaling_memory_plot(const std::vector<ScalingPoint>& points, std:
                                        "Attention forward, one head, d = " + std::to_string(d) +
                                            ", float32: peak memory (dashed: fitted)",
                                        "growth of peak resident memory (MiB)");
-    plot.legend = "bottom right";   // the budget runs along the top
+    plot.legend = "top left";   // the budget runs along the top, the lines rise to the right
     plot::Series budget{"memory budget " + two_decimals(budget_mib / 1024) + " GiB", {}, {}};
     budget.reference = true;
     budget.x = {static_cast<double>(points.front().n), static_cast<double>(points.back().n)};

@@ -19,10 +19,20 @@ struct ScalingPoint {
     double tiled_ms = 0, tiled_mib = 0;          // fastest of the repetitions; peak growth of one call
 };
 
+// A predicted memory counts as over the budget once prediction_margin times it is: at 91 % of
+// the budget or more. The peak measured at one n varies by a few percent between runs, and a
+// naive pass predicted a hair under the budget could end a little over it, with the machine's memory.
+constexpr double prediction_margin = 1.1;
+
+// Whether the naive pass at n would pass the budget, predicted from its measurement at last_n:
+// last_mib x (n / last_n)^2 x prediction_margin > budget_mib.
+bool predicted_over_budget(double last_mib, std::size_t last_n, std::size_t n, double budget_mib);
+
 struct ScalingRun {
     std::vector<ScalingPoint> points;             // by increasing n
     // The first n at which the naive pass's memory passes the budget: measured there, or
-    // predicted (from its last measured point, times (n / n_last)^2) where it was not run.
+    // predicted (from its last measured point, times (n / n_last)^2, times prediction_margin)
+    // where it was not run.
     std::optional<std::size_t> naive_over_budget_at;
     bool predicted = false;                       // whether that n was predicted rather than measured
 };

@@ -1,7 +1,7 @@
 // Chapter 07's translation model: its masks (the future, source padding and target padding
-// never reach a score), greedy decoding through the key/value cache agreeing with teacher
-// forcing, and a learning test (a fixed seed and a threshold): on a small dates corpus the
-// Transformer's validation loss falls far below a uniform guess.
+// never reach a score), greedy decoding (the decoder run over the whole prefix at each step)
+// agreeing with teacher forcing, and a learning test (a fixed seed and a threshold): on a small
+// dates corpus the Transformer's validation loss falls far below a uniform guess.
 #include "chapters/01_encoder_decoder/task.hpp"
 #include "chapters/01_encoder_decoder/training.hpp"
 #include "chapters/07_transformer/translation_model.hpp"

@@ -55,3 +55,15 @@ TEST_CASE("scaling: the naive pass stops at the n whose memory passes the budget
     }
     CHECK_FALSE(run.points.back().naive_ms.has_value());
 }
+
+TEST_CASE("scaling: a prediction near the budget counts as over it" * doctest::test_suite("ch08")) {
+    // 2056.6 MiB at n = 16,384 predicts 4 x 2056.6 = 8226.4 MiB at 32,768: over a budget of
+    // 8192 MiB by 0.4 %, and over 8500 MiB too once the margin of 10 % is added (9049 MiB).
+    CHECK(attn::ch08::predicted_over_budget(2056.6, 16384, 32768, 8192));
+    CHECK(attn::ch08::predicted_over_budget(2056.6, 16384, 32768, 8500));
+    // 1800 MiB predicts 7200 MiB, 7920 MiB with the margin: under 8192.
+    CHECK_FALSE(attn::ch08::predicted_over_budget(1800, 16384, 32768, 8192));
+    // Doubling n from 1024 to 2048 multiplies the memory by 4: 10 MiB -> 40 MiB, 44 with the margin.
+    CHECK(attn::ch08::predicted_over_budget(10, 1024, 2048, 43.9));
+    CHECK_FALSE(attn::ch08::predicted_over_budget(10, 1024, 2048, 44.1));
+}

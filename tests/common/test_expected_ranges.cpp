@@ -8,6 +8,7 @@
 #include "chapters/05_multi_head_attention/expected_ranges.hpp"
 #include "chapters/06_positional_encoding/expected_ranges.hpp"
 #include "chapters/07_transformer/expected_ranges.hpp"
+#include "chapters/08_attention_at_scale/expected_ranges.hpp"
 #include "common/files.hpp"
 #include "course_paths.hpp"
 
@@ -26,7 +27,8 @@ const std::map<std::string, const attn::RangeTable*>& tables() {
         {"ch01", &attn::ch01::expected_ranges()},
         {"ch02", &attn::ch02::expected_ranges()}, {"ch03", &attn::ch03::expected_ranges()},
         {"ch04", &attn::ch04::expected_ranges()}, {"ch05", &attn::ch05::expected_ranges()},
-        {"ch06", &attn::ch06::expected_ranges()}, {"ch07", &attn::ch07::expected_ranges()}};
+        {"ch06", &attn::ch06::expected_ranges()}, {"ch07", &attn::ch07::expected_ranges()},
+        {"ch08", &attn::ch08::expected_ranges()}};
     return by_chapter;
 }
 

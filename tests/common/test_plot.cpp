@@ -148,6 +148,22 @@ TEST_CASE("plot: a heatmap writes its script and data" * doctest::test_suite("co
     SUBCASE("the figure is rendered when gnuplot is installed") { check_rendered(files); }
 }
 
+TEST_CASE("plot: a heatmap's tiles get borders at any size" * doctest::test_suite("common")) {
+    const TempDir dir;
+    attn::plot::Heatmap map;
+    map.values = xt::zeros<double>({40, 30});   // too large for the borders of every cell
+    SUBCASE("no tiles: no borders on a large map") {
+        CHECK(slurp(attn::plot::save(map, dir.path, "plain").script).find("x2tics") == std::string::npos);
+    }
+    SUBCASE("tiles of 8 rows x 6 columns: lines every 8 rows and every 6 columns, from the top left corner") {
+        map.tile_rows = 8;
+        map.tile_columns = 6;
+        const std::string script = slurp(attn::plot::save(map, dir.path, "tiled").script);
+        CHECK(script.find("set x2tics -0.5, 6, 29.5") != std::string::npos);
+        CHECK(script.find("set y2tics -0.5, 8, 39.5") != std::string::npos);
+    }
+}
+
 TEST_CASE("plot: two processes rendering one figure in one folder both succeed" * doctest::test_suite("common")) {
     if (!attn::plot::gnuplot_available()) return;
     const TempDir dir;

@@ -1,15 +1,15 @@
-// The key/value cache around exercise 07.4: the whole decoder stepped through its cache,
+// The key/value cache around exercise 08.5: the whole decoder stepped through its cache,
 // attention over cached keys and values, and beam search's reorder.
-#include "chapters/07_transformer/kv_cache.hpp"
-#include "chapters/07_transformer/beam_search.hpp"
-#include "chapters/07_transformer/incremental_decoder.hpp"
+#include "chapters/08_attention_at_scale/kv_cache.hpp"
+#include "chapters/08_attention_at_scale/beam_search.hpp"
+#include "chapters/08_attention_at_scale/incremental_decoder.hpp"
 #include "chapters/01_encoder_decoder/greedy_decode.hpp"
 #include "chapters/06_positional_encoding/add_positions.hpp"
 #include "chapters/03_queries_keys_values/causal_mask.hpp"
 #include "chapters/05_multi_head_attention/multi_head_attention.hpp"
 #include "chapters/07_transformer/transformer.hpp"
 #include "common/nn/layers.hpp"
-#include "tests/07_transformer/kv_cache_fixture.hpp"
+#include "tests/08_attention_at_scale/kv_cache_fixture.hpp"
 #include "tests/support/check_allclose.hpp"
 #include "tests/support/property.hpp"
 
@@ -33,28 +33,28 @@ Var<double> pick(const Var<double>& x, const std::vector<std::size_t>& rows) { r
 
 }  // namespace
 
-TEST_CASE("07 the decoder stepped through its key/value cache" * doctest::test_suite("ch07")) {
+TEST_CASE("ch08 the decoder stepped through its key/value cache" * doctest::test_suite("ch08")) {
     attn::Rng rng(31);
     const Var<double> source = attn::constant<double>(support::random_array({batch, source_len, 8}, 41));
     const Var<double> y = attn::constant<double>(support::random_array({batch, target_len, 8}, 42));
     const attn::ch03::Mask padding = memory_padding(), causal = attn::ch03::causal_mask(batch, target_len);
 
     PROPERTY("step t of the whole decoder is row t of decode() with a causal mask, post- and pre-norm") {
-        for (NormPlacement norm : {NormPlacement::post, NormPlacement::pre}) {
+        for (attn::ch07::NormPlacement norm : {NormPlacement::post, NormPlacement::pre}) {
             attn::ch07::Transformer<double> model(sizes(norm), rng);
             randomize(model, norm == NormPlacement::post ? 300 : 400);
             const attn::ch07::EncoderOutput<double> encoded = attn::ch07::encode(model, source, padding);
             const attn::ch07::TransformerOutput<double> full =
                 attn::ch07::decode(model, encoded, y, attn::ch03::no_mask(), causal, padding);
-            attn::ch07::DecoderCache<double> cache = attn::ch07::start_cache(model.decoder, encoded.memory, padding);
+            attn::ch08::DecoderCache<double> cache = attn::ch08::start_cache(model.decoder, encoded.memory, padding);
             for (std::size_t t = 0; t < target_len; ++t) {
                 INFO((norm == NormPlacement::post ? "post-norm" : "pre-norm") << ", position " << t);
-                attn::ch07::DecoderStep<double> step = attn::ch07::decoder_stack_step(model.decoder, at(y, t), cache);
+                attn::ch08::DecoderStep<double> step = attn::ch08::decoder_stack_step(model.decoder, at(y, t), cache);
                 CHECK_ALLCLOSE(step.output.value(), at(full.output, t).value(), same_rtol, same_atol);
                 REQUIRE(step.cross_weights.size() == full.cross_weights.size());
                 for (std::size_t l = 0; l < step.cross_weights.size(); ++l)
                     CHECK_ALLCLOSE(step.cross_weights[l].value(), at(full.cross_weights[l], t, 2).value(), same_rtol, same_atol);
-                for (const attn::ch07::LayerCache<double>& layer : step.cache.layers) CHECK(layer.length() == t + 1);
+                for (const attn::ch08::LayerCache<double>& layer : step.cache.layers) CHECK(layer.length() == t + 1);
                 cache = step.cache;
             }
         }
@@ -63,8 +63,8 @@ TEST_CASE("07 the decoder stepped through its key/value cache" * doctest::test_s
         attn::ch05::MultiHeadAttention<double> layer(8, 2, rng);
         randomize(layer, 500);
         const Var<double> x = attn::constant<double>(support::random_array({batch, 3, 8}, 43));
-        using attn::ch07::Projection;
-        const attn::ch03::Attention<double> cached = attn::ch07::attend_heads(
+        using attn::ch08::Projection;
+        const attn::ch03::Attention<double> cached = attn::ch08::attend_heads(
             layer, x, project_heads(layer, source, Projection::key), project_heads(layer, source, Projection::value),
             padding);
         const attn::ch05::MultiHeadOutput<double> expected =
@@ -79,11 +79,11 @@ TEST_CASE("07 the decoder stepped through its key/value cache" * doctest::test_s
         randomize(model, 600);
         const std::vector<std::size_t> parents = {1, 1, 0};
         const Var<double> memory = attn::ch07::encode(model, source, padding).memory;
-        attn::ch07::DecoderCache<double> cache = attn::ch07::start_cache(model.decoder, memory, padding);
-        for (std::size_t t = 0; t < 2; ++t) cache = attn::ch07::decoder_stack_step(model.decoder, at(y, t), cache).cache;
-        const attn::ch07::DecoderCache<double> reordered = attn::ch07::reorder(cache, parents);
-        const attn::ch07::DecoderStep<double> step =
-            attn::ch07::decoder_stack_step(model.decoder, at(pick(y, parents), 2), reordered);
+        attn::ch08::DecoderCache<double> cache = attn::ch08::start_cache(model.decoder, memory, padding);
+        for (std::size_t t = 0; t < 2; ++t) cache = attn::ch08::decoder_stack_step(model.decoder, at(y, t), cache).cache;
+        const attn::ch08::DecoderCache<double> reordered = attn::ch08::reorder(cache, parents);
+        const attn::ch08::DecoderStep<double> step =
+            attn::ch08::decoder_stack_step(model.decoder, at(pick(y, parents), 2), reordered);
 
         attn::ch03::Mask picked_padding = xt::zeros<bool>({parents.size(), source_len});
         for (std::size_t i = 0; i < parents.size(); ++i)
@@ -98,10 +98,10 @@ TEST_CASE("07 the decoder stepped through its key/value cache" * doctest::test_s
     PROPERTY("a cache of another decoder, or a parent that does not exist, is refused with std::invalid_argument") {
         attn::ch07::Transformer<double> model(sizes(NormPlacement::post), rng);
         const Var<double> memory = attn::ch07::encode(model, source, padding).memory;
-        attn::ch07::DecoderCache<double> cache = attn::ch07::start_cache(model.decoder, memory, padding);
+        attn::ch08::DecoderCache<double> cache = attn::ch08::start_cache(model.decoder, memory, padding);
         cache.layers.pop_back();
-        CHECK_THROWS_AS(attn::ch07::decoder_stack_step(model.decoder, at(y, 0), cache), std::invalid_argument);
-        CHECK_THROWS_AS(attn::ch07::reorder(cache, {0, 2}), std::invalid_argument);
+        CHECK_THROWS_AS(attn::ch08::decoder_stack_step(model.decoder, at(y, 0), cache), std::invalid_argument);
+        CHECK_THROWS_AS(attn::ch08::reorder(cache, {0, 2}), std::invalid_argument);
     };
 }
 
@@ -122,7 +122,7 @@ struct TinyTranslator {
         output.bias.value()(eos) = -3.0;   // long sentences, so that rows change places in a beam
     }
     Var<double> embed_tokens(const attn::IndexMatrix& tokens) const { return attn::ch06::add_positions(embed(tokens)); }
-    attn::ch07::IncrementalDecoder<double> incremental(const Var<double>& memory, const attn::ch03::Mask& padding) const {
+    attn::ch08::IncrementalDecoder<double> incremental(const Var<double>& memory, const attn::ch03::Mask& padding) const {
         return {model.decoder, memory, padding, [this](const attn::IndexMatrix& t) { return embed_tokens(t); },
                 [this](const Var<double>& h) { return output(h); }};
     }
@@ -142,15 +142,15 @@ attn::IndexMatrix as_row(const std::vector<std::int64_t>& tokens) {
 
 }  // namespace
 
-TEST_CASE("07 greedy decoding through the incremental decoder equals recomputing the prefix" *
-          doctest::test_suite("ch07")) {
+TEST_CASE("ch08 greedy decoding through the incremental decoder equals recomputing the prefix" *
+          doctest::test_suite("ch08")) {
     // Two sentences, the second with padded source positions; at every step each row's
     // scores equal the full decoder's over the prefix so far, so the tokens are the same.
     const TinyTranslator tiny;
     const Var<double> memory = attn::ch07::encode(tiny.model, attn::constant<double>(support::random_array(
                                                                   {batch, source_len, TinyTranslator::d}, 46)),
                                                   memory_padding()).memory;
-    attn::ch07::IncrementalDecoder<double> incremental = tiny.incremental(memory, memory_padding());
+    attn::ch08::IncrementalDecoder<double> incremental = tiny.incremental(memory, memory_padding());
     attn::IndexMatrix fed = attn::IndexMatrix::from_shape({batch, 0});
     double largest_difference = 0;
     const attn::ch01::DecodeStep<double> step = [&](const attn::IndexVector& previous) {
@@ -173,8 +173,8 @@ TEST_CASE("07 greedy decoding through the incremental decoder equals recomputing
     CHECK(largest_difference < 1e-10);
 }
 
-TEST_CASE("07 beam search through the incremental decoder, its cache reordered by parents" *
-          doctest::test_suite("ch07")) {
+TEST_CASE("ch08 beam search through the incremental decoder, its cache reordered by parents" *
+          doctest::test_suite("ch08")) {
     // At every step, every row's scores must be those of the full decoder run over that
     // row's own prefix (tracked here through the same parents), and the beam's total for its
     // best sentence that sentence's log-probability under the full decoder.
@@ -184,10 +184,10 @@ TEST_CASE("07 beam search through the incremental decoder, its cache reordered b
             .memory;
     for (std::size_t beam_size : {1, 3}) {
         CAPTURE(beam_size);
-        attn::ch07::IncrementalDecoder<double> incremental = tiny.incremental(memory, attn::ch03::no_mask());
+        attn::ch08::IncrementalDecoder<double> incremental = tiny.incremental(memory, attn::ch03::no_mask());
         std::vector<std::vector<std::int64_t>> prefixes = {{}};   // each row's tokens, <bos> first
         double largest_difference = 0;
-        const attn::ch07::BeamStep<double> step = [&](const attn::IndexVector& previous,
+        const attn::ch08::BeamStep<double> step = [&](const attn::IndexVector& previous,
                                                        const std::vector<std::size_t>& parents) {
             const Var<double> logits = incremental.step(previous, parents);   // (rows, vocab)
             const xt::xarray<double> cached = attn::log_softmax(logits).value();
@@ -203,8 +203,8 @@ TEST_CASE("07 beam search through the incremental decoder, its cache reordered b
             prefixes = next;
             return logits;
         };
-        const attn::ch07::Hypothesis best =
-            attn::ch07::beam_search<double>(step, beam_size, 6, TinyTranslator::bos, TinyTranslator::eos);
+        const attn::ch08::Hypothesis best =
+            attn::ch08::beam_search<double>(step, beam_size, 6, TinyTranslator::bos, TinyTranslator::eos);
         REQUIRE(!best.tokens.empty());
         CHECK(largest_difference < 1e-10);
 

@@ -1,4 +1,4 @@
-// Shared by the key/value cache tests (07.4 and the whole-decoder step): small random
+// Shared by the key/value cache tests (08.5 and the whole-decoder step): small random
 // decoder layers with every parameter random (so that no bias or norm weight hides a
 // mistake), sentences with padding, and the one-position slices that stepping feeds in.
 #pragma once

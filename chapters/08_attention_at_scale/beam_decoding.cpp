@@ -1,5 +1,5 @@
 // Greedy against beam search (see beam_decoding.hpp).
-#include "chapters/07_transformer/beam_decoding.hpp"
+#include "chapters/08_attention_at_scale/beam_decoding.hpp"
 
 #include "chapters/01_encoder_decoder/app.hpp"
 #include "common/autodiff/ops.hpp"
@@ -11,7 +11,7 @@
 #include <iostream>
 #include <stdexcept>
 
-namespace attn::ch07 {
+namespace attn::ch08 {
 namespace {
 
 double cpu_seconds_since(std::clock_t start) {
@@ -39,8 +39,8 @@ std::string shown(const ch01::Task& task, const Hypothesis& h) {
 
 }  // namespace
 
-BeamTrace trace_greedy_path(TransformerSeq2Seq<float>& model, const ch01::Task& task, const data::Pair& pair,
-                            const std::vector<std::int64_t>& greedy_tokens, std::size_t beam_size) {
+BeamTrace trace_greedy_path(CachedTranslationModel<float>& model, const ch01::Task& task, const data::Pair& pair,
+                            const std::vector<std::int64_t>& greedy_tokens, std::size_t beam_size, double length_penalty) {
     const NoGradGuard no_grad;
     model.eval();
     const data::Batch one = data::make_batch({pair}, {0}, task.source_vocab, task.target_vocab);
@@ -62,20 +62,21 @@ BeamTrace trace_greedy_path(TransformerSeq2Seq<float>& model, const ch01::Task& 
         if (greedy_here) trace.greedy_steps = trace.steps;
         return model_step(previous, parents);
     };
-    (void)beam_search<float>(watched, beam_size, task.max_output_len, data::bos_id, data::eos_id);
+    (void)beam_search<float>(watched, beam_size, task.max_output_len, data::bos_id, data::eos_id, length_penalty);
     model.train();
     return trace;
 }
 
-std::vector<Hypothesis> beam_translate(TransformerSeq2Seq<float>& model, const ch01::Task& task,
-                                       const std::vector<data::Pair>& pairs, std::size_t beam_size) {
+std::vector<Hypothesis> beam_translate(CachedTranslationModel<float>& model, const ch01::Task& task,
+                                       const std::vector<data::Pair>& pairs, std::size_t beam_size,
+                                       double length_penalty) {
     const NoGradGuard no_grad;
     model.eval();
     std::vector<Hypothesis> found;
     for (std::size_t i = 0; i < pairs.size(); ++i) {
         const data::Batch one = data::make_batch(pairs, {i}, task.source_vocab, task.target_vocab);
         found.push_back(beam_search<float>(model.beam_decoder(one.source, one.source_lens), beam_size,
-                                           task.max_output_len, data::bos_id, data::eos_id));   // (7.6)
+                                           task.max_output_len, data::bos_id, data::eos_id, length_penalty));   // (8.16)
     }
     model.train();
     return found;
@@ -110,12 +111,13 @@ std::size_t beam_test_sentences(bool quick) {
     return quick ? 100 : 500;
 }
 
-// ---- 7. Greedy against beam search on the same sentences.                             (7.6)
-BeamComparison compare_greedy_and_beam(TransformerSeq2Seq<float>& model, const ch01::Task& task,
-                                       const ch01::Evaluation& greedy_all, std::size_t beam_size, bool quick) {
+// ---- 7. Greedy against beam search on the same sentences.                             (8.16)
+BeamComparison compare_greedy_and_beam(CachedTranslationModel<float>& model, const ch01::Task& task,
+                                       std::size_t beam_size, double length_penalty, bool quick) {
     if (beam_size < 2) throw std::invalid_argument("compare_greedy_and_beam: beam size " + std::to_string(beam_size) + " is greedy");
     BeamComparison c;
     c.beam_size = beam_size;
+    c.length_penalty = length_penalty;
     const std::vector<data::Pair>& test = task.corpus.test;
     const std::size_t n = std::min(beam_test_sentences(quick), test.size());
     c.pairs.assign(test.begin(), test.begin() + static_cast<std::ptrdiff_t>(n));
@@ -124,14 +126,13 @@ BeamComparison compare_greedy_and_beam(TransformerSeq2Seq<float>& model, const c
     c.greedy_one = beam_translate(model, task, c.pairs, 1);   // beam 1 is greedy, scored the same way
     c.greedy_seconds = cpu_seconds_since(start);
     start = std::clock();
-    c.beam_k = beam_translate(model, task, c.pairs, beam_size);
+    c.beam_k = beam_translate(model, task, c.pairs, beam_size, length_penalty);
     c.beam_seconds = cpu_seconds_since(start);
 
-    const std::vector<std::vector<std::string>> part6(greedy_all.hypotheses.begin(),
-                                                      greedy_all.hypotheses.begin() + static_cast<std::ptrdiff_t>(n));
+    const std::vector<std::vector<std::string>> batched = ch01::translate(model, task, c.pairs);   // greedy, 256 at a time
     const std::vector<std::vector<std::string>> greedy_one_words = as_words(task, c.greedy_one);
-    for (std::size_t i = 0; i < n; ++i) c.greedy_agrees += greedy_one_words[i] == part6[i] ? 1 : 0;
-    c.greedy = ch01::score_outputs(task, c.pairs, part6);
+    for (std::size_t i = 0; i < n; ++i) c.greedy_agrees += greedy_one_words[i] == batched[i] ? 1 : 0;
+    c.greedy = ch01::score_outputs(task, c.pairs, batched);
     const std::vector<std::vector<std::string>> beam_words_of = as_words(task, c.beam_k);
     c.beam = ch01::score_outputs(task, c.pairs, beam_words_of);
     c.greedy_log_probability = mean_log_probability(c.greedy_one);
@@ -147,10 +148,14 @@ BeamComparison compare_greedy_and_beam(TransformerSeq2Seq<float>& model, const c
     }
 
     const std::string beam_label = "beam " + std::to_string(beam_size);
-    std::printf("\n7. Greedy against beam search (7.6), beam %zu, on the first %zu test sentences, one sentence at a\n"
+    char penalty[160] = "not divided by its length";   // (8.16) alone
+    if (length_penalty > 0)
+        std::snprintf(penalty, sizeof penalty, "for beam search divided by its length^%g (8.17, --length-penalty)",
+                      length_penalty);
+    std::printf("\n7. Greedy against beam search (8.16), beam %zu, on the first %zu test sentences, one sentence at a\n"
                 "   time; a sentence's score is its log-probability under the model, summed over its tokens\n"
-                "   and <eos>, not divided by its length:\n",
-                beam_size, n);
+                "   and <eos>, %s:\n",
+                beam_size, n, penalty);
     std::printf("    %-8s %6s %16s %16s\n", "length", "count", "BLEU greedy", ("BLEU " + beam_label).c_str());
     for (std::size_t b = 0; b < c.greedy.buckets.size(); ++b) {
         const ch01::BucketScores &g = c.greedy.buckets[b], &k = c.beam.buckets[b];
@@ -166,12 +171,12 @@ BeamComparison compare_greedy_and_beam(TransformerSeq2Seq<float>& model, const c
                 c.reference_length);
     std::printf("    %-15s %16.1f %16.1f   (CPU seconds, one sentence at a time)\n", "time", c.greedy_seconds,
                 c.beam_seconds);
-    std::printf("   beam 1 gives part 6's greedy output on %zu of %zu sentences\n", c.greedy_agrees, n);
+    std::printf("   beam 1 gives the output of greedy decoding in batches on %zu of %zu sentences\n", c.greedy_agrees, n);
     std::printf("   beam %zu's output is shorter than greedy's on %zu sentences, longer on %zu\n", beam_size, c.beam_shorter,
                 c.beam_longer);
     std::printf("   beam %zu's log-probability against greedy's: %zu below, %zu equal (the same output), %zu above\n",
                 beam_size, c.counts.below, c.counts.equal, c.counts.above);
-    if (quick && c.beam.overall.bleu < c.greedy.overall.bleu)   // the reversal a --quick reader sees, explained where it shows
+    if (quick && length_penalty == 0 && c.beam.overall.bleu < c.greedy.overall.bleu)   // the reversal a --quick reader sees, explained where it shows
         std::printf("   (--quick: after its short training, this model's search for the most probable whole sentence,\n"
                     "   the log-probability not divided by the length, prefers short outputs: %.1f words against greedy's\n"
                     "   %.1f (the references: %.1f), hence the lower BLEU. The default run's longer training makes the\n"
@@ -182,7 +187,7 @@ BeamComparison compare_greedy_and_beam(TransformerSeq2Seq<float>& model, const c
         std::cout << "   the sentence beam search scored furthest below greedy:\n      "
                   << data::detokenize(c.pairs[i].source, task.corpus.level) << "\n      greedy  => " << shown(task, c.greedy_one[i])
                   << "\n      " << beam_label << "  => " << shown(task, c.beam_k[i]) << "\n";
-        const BeamTrace trace = trace_greedy_path(model, task, c.pairs[i], c.greedy_one[i].tokens, beam_size);
+        const BeamTrace trace = trace_greedy_path(model, task, c.pairs[i], c.greedy_one[i].tokens, beam_size, length_penalty);
         if (trace.greedy_steps == trace.steps)
             std::printf("   greedy's path was still in the beam when the search stopped, after %zu steps\n", trace.steps);
         else
@@ -194,6 +199,7 @@ BeamComparison compare_greedy_and_beam(TransformerSeq2Seq<float>& model, const c
 void record_beam_comparison(Summary& summary, const BeamComparison& c, const Ranges& ranges) {
     const std::string on = ", first " + std::to_string(c.pairs.size()) + " test sentences";
     summary.setting("beam_sentences", static_cast<double>(c.pairs.size()));
+    summary.setting("length_penalty", c.length_penalty);
     summary.setting("greedy_one_at_a_time_cpu_seconds", c.greedy_seconds);
     summary.setting("beam_cpu_seconds", c.beam_seconds);
     add_metric(summary, ranges, "beam_bleu", "BLEU of beam search" + on, c.beam.overall.bleu);
@@ -213,16 +219,16 @@ void record_beam_comparison(Summary& summary, const BeamComparison& c, const Ran
     add_metric(summary, ranges, "reference_mean_length", "mean words per reference" + on, c.reference_length);
     add_metric(summary, ranges, "beam_shorter_than_greedy", "sentences where beam search's output is shorter than greedy's",
                static_cast<double>(c.beam_shorter));
-    add_metric(summary, ranges, "beam_one_is_greedy", "sentences where beam 1 gave part 6's greedy output",
+    add_metric(summary, ranges, "beam_one_is_greedy", "sentences where beam 1 gave batched greedy decoding's output",
                static_cast<double>(c.greedy_agrees));
 }
 
-void translate_both_ways(TransformerSeq2Seq<float>& model, const ch01::Task& task, const std::string& sentence,
-                         std::size_t beam_size) {
+void translate_both_ways(CachedTranslationModel<float>& model, const ch01::Task& task, const std::string& sentence,
+                         std::size_t beam_size, double length_penalty) {
     const std::vector<data::Pair> one = {ch01::read_sentence(task, sentence)};
     const Hypothesis greedy = beam_translate(model, task, one, 1).front();
-    const Hypothesis beam = beam_translate(model, task, one, beam_size).front();
+    const Hypothesis beam = beam_translate(model, task, one, beam_size, length_penalty).front();
     std::cout << "   greedy  => " << shown(task, greedy) << "\n   beam " << beam_size << "  => " << shown(task, beam) << "\n";
 }
 
-}  // namespace attn::ch07
+}  // namespace attn::ch08

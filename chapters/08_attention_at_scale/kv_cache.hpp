@@ -1,13 +1,13 @@
-// The key/value cache of incremental decoding, equation (7.5): what each decoder layer keeps
+// The key/value cache of incremental decoding, equation (8.15): what each decoder layer keeps
 // between steps, how it starts from the encoder's output, how the whole stack steps, and how
-// beam search reorders it. The one-layer step itself is exercise 07.4 (cached_decoder_step.hpp).
+// beam search reorders it. The one-layer step itself is exercise 08.5 (cached_decoder_step.hpp).
 #pragma once
 #include "chapters/03_queries_keys_values/attention.hpp"
 #include "chapters/07_transformer/transformer_layers.hpp"
 
 #include <vector>
 
-namespace attn::ch07 {
+namespace attn::ch08 {
 
 // One decoder layer's memory of the past, per head, in split_heads' layout (5.1): row
 // b * heads + h holds head h of sentence b.
@@ -45,12 +45,12 @@ ch03::Attention<T> attend_heads(const ch05::MultiHeadAttention<T>& layer, const 
 // One layer's cache before the first step: no target position yet (t = 0), and the
 // cross-attention's keys and values projected from memory (batch, n, d), once.
 template <class T>
-LayerCache<T> start_layer_cache(const TransformerDecoderLayer<T>& layer, const Var<T>& memory);
+LayerCache<T> start_layer_cache(const ch07::TransformerDecoderLayer<T>& layer, const Var<T>& memory);
 
 // An empty cache for a decoder over memory (batch, n, d): no target position yet (t = 0), and
 // every layer's cross-attention keys and values projected from the memory once.
 template <class T>
-DecoderCache<T> start_cache(const TransformerDecoder<T>& decoder, const Var<T>& memory,
+DecoderCache<T> start_cache(const ch07::TransformerDecoder<T>& decoder, const Var<T>& memory,
                             const ch03::Mask& memory_padding = ch03::no_mask());
 
 // What one step of the whole decoder returns.
@@ -61,15 +61,15 @@ struct DecoderStep {
     DecoderCache<T> cache;                // every layer's cache, one position longer
 };
 
-// The new target position y_t (batch, 1, d) through every layer (cached_decoder_step, (7.5))
+// The new target position y_t (batch, 1, d) through every layer (cached_decoder_step, (8.15))
 // and the final decoder.norm: row t of decode(...) with a causal mask, computed from the
 // cache instead of the whole prefix.
 template <class T>
-DecoderStep<T> decoder_stack_step(const TransformerDecoder<T>& decoder, const Var<T>& y_t, const DecoderCache<T>& cache);
+DecoderStep<T> decoder_stack_step(const ch07::TransformerDecoder<T>& decoder, const Var<T>& y_t, const DecoderCache<T>& cache);
 
 // For beam search: new row i continues old row parents[i] (index_select on the batch axis of
 // every cached tensor and of the padding). Throws std::invalid_argument if a parent is out of range.
 template <class T>
 DecoderCache<T> reorder(const DecoderCache<T>& cache, const std::vector<std::size_t>& parents);
 
-}  // namespace attn::ch07
+}  // namespace attn::ch08

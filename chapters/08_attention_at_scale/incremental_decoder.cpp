@@ -1,5 +1,5 @@
-// The incremental decoder: one position per step through the key/value cache (7.5).
-#include "chapters/07_transformer/incremental_decoder.hpp"
+// The incremental decoder: one position per step through the key/value cache (8.15).
+#include "chapters/08_attention_at_scale/incremental_decoder.hpp"
 
 #include "common/autodiff/ops.hpp"
 
@@ -8,10 +8,10 @@
 #include <string>
 #include <utility>
 
-namespace attn::ch07 {
+namespace attn::ch08 {
 
 template <class T>
-IncrementalDecoder<T>::IncrementalDecoder(const TransformerDecoder<T>& decoder, const Var<T>& memory,
+IncrementalDecoder<T>::IncrementalDecoder(const ch07::TransformerDecoder<T>& decoder, const Var<T>& memory,
                                           const ch03::Mask& memory_padding, Embed embed, Scores scores)
     : decoder_(&decoder),
       cache_(start_cache(decoder, memory, memory_padding)),
@@ -25,7 +25,11 @@ Var<T> IncrementalDecoder<T>::step(const IndexVector& previous_tokens, const std
     if (parents.size() != rows)
         throw std::invalid_argument("IncrementalDecoder::step: " + std::to_string(rows) + " previous tokens but " +
                                     std::to_string(parents.size()) + " parents");
-    cache_ = reorder(cache_, parents);   // throws if a parent does not exist
+    // Every row continuing itself (greedy decoding) keeps the cache as it is; otherwise each
+    // row takes its parent's (reorder throws if a parent does not exist).
+    std::vector<std::size_t> itself(rows);
+    std::iota(itself.begin(), itself.end(), std::size_t(0));
+    if (parents != itself || rows != cache_.batch) cache_ = reorder(cache_, parents);
     IndexMatrix tokens = IndexMatrix::from_shape({rows, t + 1});   // each row's parent's tokens, then its own
     for (std::size_t i = 0; i < rows; ++i) {
         for (std::size_t j = 0; j < t; ++j) tokens(i, j) = tokens_(parents[i], j);
@@ -35,7 +39,7 @@ Var<T> IncrementalDecoder<T>::step(const IndexVector& previous_tokens, const std
     // Embedding the whole prefix costs t rows of a table lookup; it gives the new position
     // its own positional code. Only that last position enters the decoder.
     const Var<T> y_t = slice(embed_(tokens_), 1, t, t + 1);                   // (rows, 1, d)
-    DecoderStep<T> stepped = decoder_stack_step(*decoder_, y_t, cache_);         // (7.5)
+    DecoderStep<T> stepped = decoder_stack_step(*decoder_, y_t, cache_);         // (8.15)
     cache_ = std::move(stepped.cache);
     const Var<T> logits = scores_(stepped.output);                               // (rows, 1, vocab)
     return reshape(logits, {rows, logits.shape(2)});                             // (rows, vocab)
@@ -51,4 +55,4 @@ Var<T> IncrementalDecoder<T>::step(const IndexVector& previous_tokens) {
 template class IncrementalDecoder<float>;
 template class IncrementalDecoder<double>;
 
-}  // namespace attn::ch07
+}  // namespace attn::ch08

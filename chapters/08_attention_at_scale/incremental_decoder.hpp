@@ -1,14 +1,14 @@
-// A decoder that translates one position at a time through its key/value cache (7.5), as the
-// step that chapter 01's greedy decoding and beam search (7.6) call: it keeps the cache and
+// A decoder that translates one position at a time through its key/value cache (8.15), as the
+// step that chapter 01's greedy decoding and beam search (8.16) call: it keeps the cache and
 // the tokens fed so far, and reorders both when beam search says which row each new row continues.
 #pragma once
-#include "chapters/07_transformer/kv_cache.hpp"
+#include "chapters/08_attention_at_scale/kv_cache.hpp"
 #include "common/tensor.hpp"
 
 #include <functional>
 #include <vector>
 
-namespace attn::ch07 {
+namespace attn::ch08 {
 
 template <class T>
 class IncrementalDecoder {
@@ -22,7 +22,7 @@ public:
 
     // memory (batch, n, d) and memory_padding (batch, n) or no_mask(): the encoder's output.
     // The decoder must outlive this object.
-    IncrementalDecoder(const TransformerDecoder<T>& decoder, const Var<T>& memory, const ch03::Mask& memory_padding,
+    IncrementalDecoder(const ch07::TransformerDecoder<T>& decoder, const Var<T>& memory, const ch03::Mask& memory_padding,
                        Embed embed, Scores scores);
 
     // Feeds previous_tokens (rows): new row i continues row parents[i] of the previous step
@@ -36,11 +36,11 @@ public:
     const DecoderCache<T>& cache() const { return cache_; }
 
 private:
-    const TransformerDecoder<T>* decoder_;
+    const ch07::TransformerDecoder<T>* decoder_;
     DecoderCache<T> cache_;
     IndexMatrix tokens_;   // (rows, t): what each row has been fed, <bos> first
     Embed embed_;
     Scores scores_;
 };
 
-}  // namespace attn::ch07
+}  // namespace attn::ch08

@@ -1,16 +1,16 @@
-// Exercise 07.4: one decoder step with a key/value cache, equation (7.5).
-#include "chapters/07_transformer/cached_decoder_step.hpp"
+// Exercise 08.5: one decoder step with a key/value cache, equation (8.15).
+#include "chapters/08_attention_at_scale/cached_decoder_step.hpp"
 
 #include "common/autodiff/ops.hpp"
 
-namespace attn::ch07 {
+namespace attn::ch08 {
 
 // K = [cached keys; new key], V = [cached values; new value]; attend over them, then over
-// the memory's cached keys and values, with (7.4)'s residuals and norms.                 (7.5)
+// the memory's cached keys and values, with (7.4)'s residuals and norms.                 (8.15)
 template <class T>
-CachedLayerStep<T> cached_decoder_step(const TransformerDecoderLayer<T>& layer, const Var<T>& y_t,
+CachedLayerStep<T> cached_decoder_step(const ch07::TransformerDecoderLayer<T>& layer, const Var<T>& y_t,
                                        const LayerCache<T>& cache, const ch03::Mask& memory_padding) {
-    const bool post = layer.norm_placement == NormPlacement::post;
+    const bool post = layer.norm_placement == ch07::NormPlacement::post;
     const Var<T> x = post ? y_t : layer.norm1(y_t);   // what the self-attention reads     (batch, 1, d)
 
     // Append before attending: the new position is one of the keys it looks at.
@@ -35,9 +35,9 @@ CachedLayerStep<T> cached_decoder_step(const TransformerDecoderLayer<T>& layer, 
 }
 
 // ---- instantiations: do not edit ----
-template CachedLayerStep<float> cached_decoder_step(const TransformerDecoderLayer<float>&, const Var<float>&,
+template CachedLayerStep<float> cached_decoder_step(const ch07::TransformerDecoderLayer<float>&, const Var<float>&,
                                                     const LayerCache<float>&, const ch03::Mask&);
-template CachedLayerStep<double> cached_decoder_step(const TransformerDecoderLayer<double>&, const Var<double>&,
+template CachedLayerStep<double> cached_decoder_step(const ch07::TransformerDecoderLayer<double>&, const Var<double>&,
                                                      const LayerCache<double>&, const ch03::Mask&);
 
-}  // namespace attn::ch07
+}  // namespace attn::ch08

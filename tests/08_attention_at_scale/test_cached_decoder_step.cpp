@@ -1,8 +1,8 @@
-// Self-checks for exercise 07.4: cached_decoder_step (exercises/07_transformer/cached_decoder_step.cpp).
-#include "chapters/07_transformer/cached_decoder_step.hpp"
+// Self-checks for exercise 08.5: cached_decoder_step (exercises/08_attention_at_scale/cached_decoder_step.cpp).
+#include "chapters/08_attention_at_scale/cached_decoder_step.hpp"
 #include "chapters/03_queries_keys_values/causal_mask.hpp"
 #include "chapters/07_transformer/decoder_layer.hpp"
-#include "tests/07_transformer/kv_cache_fixture.hpp"
+#include "tests/08_attention_at_scale/kv_cache_fixture.hpp"
 #include "tests/support/check_allclose.hpp"
 #include "tests/support/property.hpp"
 
@@ -19,21 +19,21 @@ namespace {
 constexpr double same_rtol = 1e-12, same_atol = 1e-12;
 
 struct Stepped {
-    std::vector<attn::ch07::CachedLayerStep<double>> steps;   // one per position
+    std::vector<attn::ch08::CachedLayerStep<double>> steps;   // one per position
 };
 
 // One step. Attending over the cache before appending finds no key at all at step 0, and the
 // softmax then refuses its empty last axis: that error is given the mistake's name.
-attn::ch07::CachedLayerStep<double> one_step(const attn::ch07::TransformerDecoderLayer<double>& layer,
-                                             const Var<double>& y_t, const attn::ch07::LayerCache<double>& cache,
+attn::ch08::CachedLayerStep<double> one_step(const attn::ch07::TransformerDecoderLayer<double>& layer,
+                                             const Var<double>& y_t, const attn::ch08::LayerCache<double>& cache,
                                              const attn::ch03::Mask& padding) {
     try {
-        return attn::ch07::cached_decoder_step(layer, y_t, cache, padding);
+        return attn::ch08::cached_decoder_step(layer, y_t, cache, padding);
     } catch (const std::invalid_argument& e) {
         const bool empty_cache = cache.self_keys.shape(1) == 0;
         if (!empty_cache || std::string(e.what()).find("non-empty last axis") == std::string::npos) throw;
         throw std::invalid_argument(
-            "at step 0 the cache is empty: append the new key and value before attending (7.5) [" +
+            "at step 0 the cache is empty: append the new key and value before attending (8.15) [" +
             std::string(e.what()) + "]");
     }
 }
@@ -42,7 +42,7 @@ attn::ch07::CachedLayerStep<double> one_step(const attn::ch07::TransformerDecode
 Stepped step_through(const attn::ch07::TransformerDecoderLayer<double>& layer, const Var<double>& y,
                      const Var<double>& memory, const attn::ch03::Mask& padding) {
     Stepped out;
-    attn::ch07::LayerCache<double> cache = attn::ch07::start_layer_cache(layer, memory);
+    attn::ch08::LayerCache<double> cache = attn::ch08::start_layer_cache(layer, memory);
     for (std::size_t t = 0; t < y.shape(1); ++t) {
         out.steps.push_back(one_step(layer, at(y, t), cache, padding));
         cache = out.steps.back().cache;
@@ -52,7 +52,7 @@ Stepped step_through(const attn::ch07::TransformerDecoderLayer<double>& layer, c
 
 }  // namespace
 
-TEST_CASE("07.4 cached_decoder_step" * doctest::test_suite("ch07")) {
+TEST_CASE("08.5 cached_decoder_step" * doctest::test_suite("ch08")) {
     // One layer per norm placement, every parameter random; two sentences, the second with
     // two padded source positions.
     attn::Rng rng(17);
@@ -93,11 +93,11 @@ TEST_CASE("07.4 cached_decoder_step" * doctest::test_suite("ch07")) {
     };
     PROPERTY("the cache grows by one position per step; the memory's keys and values stay as they were") {
         for (const auto* layer : layers) {
-            const attn::ch07::LayerCache<double> start = attn::ch07::start_layer_cache(*layer, memory);
+            const attn::ch08::LayerCache<double> start = attn::ch08::start_layer_cache(*layer, memory);
             const Stepped stepped = step_through(*layer, y, memory, padding);
             for (std::size_t t = 0; t < target_len; ++t) {
                 INFO(name(layer) << ", position " << t);
-                const attn::ch07::LayerCache<double>& cache = stepped.steps[t].cache;
+                const attn::ch08::LayerCache<double>& cache = stepped.steps[t].cache;
                 CHECK(cache.self_keys.shape(1) == t + 1);
                 CHECK(cache.self_values.shape(1) == t + 1);
                 CHECK_ALLCLOSE(cache.memory_keys.value(), start.memory_keys.value(), 0.0, 0.0);
@@ -108,12 +108,12 @@ TEST_CASE("07.4 cached_decoder_step" * doctest::test_suite("ch07")) {
     PROPERTY("after the last step the cache holds every position's self-attention key and value") {
         // The self-attention reads y (post-norm) or norm1(y) (pre-norm); its keys and values,
         // projected from all positions at once, are what the steps appended one by one.
-        using attn::ch07::Projection;
+        using attn::ch08::Projection;
         for (const auto* layer : layers) {
             INFO(name(layer));
             const Var<double> x = layer->norm_placement == NormPlacement::post ? y : layer->norm1(y);
             const Stepped stepped = step_through(*layer, y, memory, padding);
-            const attn::ch07::LayerCache<double>& cache = stepped.steps.back().cache;
+            const attn::ch08::LayerCache<double>& cache = stepped.steps.back().cache;
             CHECK_ALLCLOSE(cache.self_keys.value(), project_heads(layer->self_attn, x, Projection::key).value(), same_rtol,
                            same_atol);
             CHECK_ALLCLOSE(cache.self_values.value(), project_heads(layer->self_attn, x, Projection::value).value(),

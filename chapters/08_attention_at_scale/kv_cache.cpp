@@ -1,18 +1,18 @@
-// The key/value cache around exercise 07.4: projections into heads, attention over cached
+// The key/value cache around exercise 08.5: projections into heads, attention over cached
 // keys and values, the cache's start, the whole decoder's step, and beam search's reorder.
-#include "chapters/07_transformer/kv_cache.hpp"
+#include "chapters/08_attention_at_scale/kv_cache.hpp"
 
 #include "chapters/03_queries_keys_values/scaled_dot_product_attention.hpp"
 #include "chapters/05_multi_head_attention/head_masks.hpp"
 #include "chapters/05_multi_head_attention/merge_heads.hpp"
 #include "chapters/05_multi_head_attention/split_heads.hpp"
-#include "chapters/07_transformer/cached_decoder_step.hpp"
+#include "chapters/08_attention_at_scale/cached_decoder_step.hpp"
 #include "common/autodiff/ops.hpp"
 
 #include <stdexcept>
 #include <string>
 
-namespace attn::ch07 {
+namespace attn::ch08 {
 
 // split(x W^T + b) with W, b the rows [part d, (part + 1) d) of in_proj                   (5.3)
 template <class T>
@@ -37,7 +37,7 @@ ch03::Attention<T> attend_heads(const ch05::MultiHeadAttention<T>& layer, const 
 }
 
 template <class T>
-LayerCache<T> start_layer_cache(const TransformerDecoderLayer<T>& layer, const Var<T>& memory) {
+LayerCache<T> start_layer_cache(const ch07::TransformerDecoderLayer<T>& layer, const Var<T>& memory) {
     const std::size_t rows = memory.shape(0) * layer.self_attn.heads(), d_h = layer.self_attn.head_size();
     const Var<T> nothing = constant<T>(Array<T>::from_shape({rows, 0, d_h}));   // t = 0 positions
     return {nothing, nothing, project_heads(layer.multihead_attn, memory, Projection::key),
@@ -45,7 +45,7 @@ LayerCache<T> start_layer_cache(const TransformerDecoderLayer<T>& layer, const V
 }
 
 template <class T>
-DecoderCache<T> start_cache(const TransformerDecoder<T>& decoder, const Var<T>& memory,
+DecoderCache<T> start_cache(const ch07::TransformerDecoder<T>& decoder, const Var<T>& memory,
                             const ch03::Mask& memory_padding) {
     DecoderCache<T> cache{{}, memory_padding, memory.shape(0)};
     for (const auto& layer : decoder.layers) cache.layers.push_back(start_layer_cache(*layer, memory));
@@ -53,7 +53,7 @@ DecoderCache<T> start_cache(const TransformerDecoder<T>& decoder, const Var<T>& 
 }
 
 template <class T>
-DecoderStep<T> decoder_stack_step(const TransformerDecoder<T>& decoder, const Var<T>& y_t, const DecoderCache<T>& cache) {
+DecoderStep<T> decoder_stack_step(const ch07::TransformerDecoder<T>& decoder, const Var<T>& y_t, const DecoderCache<T>& cache) {
     if (cache.layers.size() != decoder.layers.size())
         throw std::invalid_argument("decoder_stack_step: the cache has " + std::to_string(cache.layers.size()) +
                                     " layers but the decoder " + std::to_string(decoder.layers.size()) +
@@ -61,7 +61,7 @@ DecoderStep<T> decoder_stack_step(const TransformerDecoder<T>& decoder, const Va
     DecoderStep<T> step{y_t, {}, {{}, cache.memory_padding, cache.batch}};
     for (std::size_t l = 0; l < decoder.layers.size(); ++l) {
         CachedLayerStep<T> layer_step =
-            cached_decoder_step(*decoder.layers[l], step.output, cache.layers[l], cache.memory_padding);   // (7.5)
+            cached_decoder_step(*decoder.layers[l], step.output, cache.layers[l], cache.memory_padding);   // (8.15)
         step.output = layer_step.output;
         step.cross_weights.push_back(layer_step.cross_weights);
         step.cache.layers.push_back(layer_step.cache);
@@ -99,16 +99,16 @@ DecoderCache<T> reorder(const DecoderCache<T>& cache, const std::vector<std::siz
 template Var<float> project_heads(const ch05::MultiHeadAttention<float>&, const Var<float>&, Projection);
 template ch03::Attention<float> attend_heads(const ch05::MultiHeadAttention<float>&, const Var<float>&, const Var<float>&,
                                           const Var<float>&, const ch03::Mask&);
-template LayerCache<float> start_layer_cache(const TransformerDecoderLayer<float>&, const Var<float>&);
-template DecoderCache<float> start_cache(const TransformerDecoder<float>&, const Var<float>&, const ch03::Mask&);
-template DecoderStep<float> decoder_stack_step(const TransformerDecoder<float>&, const Var<float>&, const DecoderCache<float>&);
+template LayerCache<float> start_layer_cache(const ch07::TransformerDecoderLayer<float>&, const Var<float>&);
+template DecoderCache<float> start_cache(const ch07::TransformerDecoder<float>&, const Var<float>&, const ch03::Mask&);
+template DecoderStep<float> decoder_stack_step(const ch07::TransformerDecoder<float>&, const Var<float>&, const DecoderCache<float>&);
 template DecoderCache<float> reorder(const DecoderCache<float>&, const std::vector<std::size_t>&);
 template Var<double> project_heads(const ch05::MultiHeadAttention<double>&, const Var<double>&, Projection);
 template ch03::Attention<double> attend_heads(const ch05::MultiHeadAttention<double>&, const Var<double>&, const Var<double>&,
                                           const Var<double>&, const ch03::Mask&);
-template LayerCache<double> start_layer_cache(const TransformerDecoderLayer<double>&, const Var<double>&);
-template DecoderCache<double> start_cache(const TransformerDecoder<double>&, const Var<double>&, const ch03::Mask&);
-template DecoderStep<double> decoder_stack_step(const TransformerDecoder<double>&, const Var<double>&, const DecoderCache<double>&);
+template LayerCache<double> start_layer_cache(const ch07::TransformerDecoderLayer<double>&, const Var<double>&);
+template DecoderCache<double> start_cache(const ch07::TransformerDecoder<double>&, const Var<double>&, const ch03::Mask&);
+template DecoderStep<double> decoder_stack_step(const ch07::TransformerDecoder<double>&, const Var<double>&, const DecoderCache<double>&);
 template DecoderCache<double> reorder(const DecoderCache<double>&, const std::vector<std::size_t>&);
 
-}  // namespace attn::ch07
+}  // namespace attn::ch08

@@ -1,8 +1,8 @@
-// Exercise 07.4: one decoder step with a key/value cache, equation (7.5).
+// Exercise 08.5: one decoder step with a key/value cache, equation (8.15).
 #pragma once
-#include "chapters/07_transformer/kv_cache.hpp"
+#include "chapters/08_attention_at_scale/kv_cache.hpp"
 
-namespace attn::ch07 {
+namespace attn::ch08 {
 
 template <class T>
 struct CachedLayerStep {
@@ -18,14 +18,14 @@ struct CachedLayerStep {
 // later (there is nothing later yet: no mask needed):
 //   K = [cache.self_keys; x W_k^T + b_k],  V = [cache.self_values; x W_v^T + b_v]    (split into heads)
 //   SA_t = attention of x over K, V;  CA(z) = attention of z over cache.memory_keys/values,
-//   blocked by memory_padding (batch, n)                                                  (7.5)
+//   blocked by memory_padding (batch, n)                                                  (8.15)
 // then the same residuals and norms as (7.4):
 //   post-norm:  h1 = norm1(y_t + SA_t),  h2 = norm2(h1 + CA(h1)),  out = norm3(h2 + FFN(h2))
 //   pre-norm:   h1 = y_t + SA_t,         h2 = h1 + CA(norm2(h1)),  out = h2 + FFN(norm3(h2))
 // with FFN(z) = linear2(relu(linear1(z))). Stepping t = 0, 1, ... from start_cache gives the
 // rows of decoder_layer with a causal mask. Use project_heads and attend_heads (kv_cache.hpp).
 template <class T>
-CachedLayerStep<T> cached_decoder_step(const TransformerDecoderLayer<T>& layer, const Var<T>& y_t,
+CachedLayerStep<T> cached_decoder_step(const ch07::TransformerDecoderLayer<T>& layer, const Var<T>& y_t,
                                        const LayerCache<T>& cache, const ch03::Mask& memory_padding = ch03::no_mask());
 
-}  // namespace attn::ch07
+}  // namespace attn::ch08

@@ -1,24 +1,28 @@
-// Exercise 07.5: beam search, equation (7.6).
-#include "chapters/07_transformer/beam_search.hpp"
+// Exercise 08.6: beam search, equations (8.16)-(8.17).
+#include "chapters/08_attention_at_scale/beam_search.hpp"
 
 #include "common/autodiff/ops.hpp"
 
 #include "common/xtensor_compat.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
-namespace attn::ch07 {
+namespace attn::ch08 {
 
 // score(prefix + v) = score(prefix) + log p(v | prefix); the beam_size best extensions of
-// all alive prefixes survive, and those that end in <eos> leave the beam, finished.      (7.6)
+// all alive prefixes survive, and those that end in <eos> leave the beam, finished.      (8.16)
+// Hypotheses compare by score / length^length_penalty.                                  (8.17)
 template <class T>
 Hypothesis beam_search(const BeamStep<T>& step, std::size_t beam_size, std::size_t max_len, std::int64_t bos_id,
-                       std::int64_t eos_id) {
+                       std::int64_t eos_id, double length_penalty) {
     if (beam_size == 0 || max_len == 0)
         throw std::invalid_argument("beam_search: beam_size and max_len must be at least 1, got beam_size " +
                                     std::to_string(beam_size) + " and max_len " + std::to_string(max_len));
+    if (!(length_penalty >= 0))
+        throw std::invalid_argument("beam_search: length_penalty must be 0 or more, got " + std::to_string(length_penalty));
     struct Extension {
         double score;
         std::size_t row;
@@ -27,9 +31,12 @@ Hypothesis beam_search(const BeamStep<T>& step, std::size_t beam_size, std::size
     std::vector<Hypothesis> alive(1), finished;   // one empty prefix: just <bos>
     IndexVector previous = {bos_id};
     std::vector<std::size_t> parents = {0};
-    const auto best_of = [](const std::vector<Hypothesis>& hypotheses) {
-        return *std::max_element(hypotheses.begin(), hypotheses.end(), [](const Hypothesis& a, const Hypothesis& b) {
-            return a.log_probability < b.log_probability;   // the first of equals wins
+    const auto normalised = [length_penalty](const Hypothesis& h) {                          // (8.17)
+        return h.log_probability / std::pow(static_cast<double>(h.tokens.size()), length_penalty);
+    };
+    const auto best_of = [&](const std::vector<Hypothesis>& hypotheses) {
+        return *std::max_element(hypotheses.begin(), hypotheses.end(), [&](const Hypothesis& a, const Hypothesis& b) {
+            return normalised(a) < normalised(b);   // the first of equals wins
         });
     };
     for (std::size_t t = 0; t < max_len; ++t) {
@@ -61,20 +68,21 @@ Hypothesis beam_search(const BeamStep<T>& step, std::size_t beam_size, std::size
         alive = next_alive;
         previous = xt::adapt(next_previous, {next_previous.size()});
         if (alive.empty()) return best_of(finished);   // every kept extension ended in <eos>
-        // Log-probabilities only fall, so no alive prefix can overtake a better finished one;
-        // how many have finished does not matter, only whether a better prefix is alive.
-        if (!finished.empty() && best_of(alive).log_probability <= best_of(finished).log_probability)
-            return best_of(finished);
+        // Log-probabilities only fall and nothing grows longer than max_len, so the best an
+        // alive prefix can still reach is its total over max_len^length_penalty (its total
+        // itself with no penalty); how many have finished does not matter.
+        const double reachable = best_of(alive).log_probability / std::pow(static_cast<double>(max_len), length_penalty);
+        if (!finished.empty() && reachable <= normalised(best_of(finished))) return best_of(finished);
     }
     // max_len reached: the prefixes still alive compete as they are.
     finished.insert(finished.end(), alive.begin(), alive.end());
     return best_of(finished);
-    // Alternative: a length penalty (divide the score by a power of the length) keeps beam
-    // search from preferring short outputs; the course compares raw log-probabilities.
+    // Alternative: GNMT's penalty ((5 + length) / 6)^alpha instead of length^alpha weighs the
+    // first words less; any penalty that grows with the length keeps the bound above valid.
 }
 
 // ---- instantiations: do not edit ----
-template Hypothesis beam_search(const BeamStep<float>&, std::size_t, std::size_t, std::int64_t, std::int64_t);
-template Hypothesis beam_search(const BeamStep<double>&, std::size_t, std::size_t, std::int64_t, std::int64_t);
+template Hypothesis beam_search(const BeamStep<float>&, std::size_t, std::size_t, std::int64_t, std::int64_t, double);
+template Hypothesis beam_search(const BeamStep<double>&, std::size_t, std::size_t, std::int64_t, std::int64_t, double);
 
-}  // namespace attn::ch07
+}  // namespace attn::ch08
