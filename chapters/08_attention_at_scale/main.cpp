@@ -353,10 +353,13 @@ int run(int argc, char** argv) {
                                                    "default, compares the totals themselves");
     if (!parse_chapter_flags(cli, run, argc, argv, chapter_dir, expected_ranges(), /*default_steps=*/0, /*quick_steps=*/0))
         return 0;
-    if (!(length_penalty >= 0) || !std::isfinite(length_penalty)) {
+    // Past 10, T^alpha leaves every sentence's total behind (1e308 made it infinite, and every
+    // hypothesis scored -0): the penalty would only reward length.
+    if (!(length_penalty >= 0 && length_penalty <= 10)) {
         char given[32];
         std::snprintf(given, sizeof given, "%g", length_penalty);
-        throw UsageError(std::string("--length-penalty must be a number, 0 or more, got ") + given, cli.usage());
+        throw UsageError(std::string("--length-penalty must be between 0 and 10 (1 divides by the length), got ") + given,
+                         cli.usage());
     }
     if (!(budget_gib > 0)) {
         char given[32];
