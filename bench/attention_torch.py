@@ -183,7 +183,7 @@ def main():
             best = min(ran, key=lambda name: ran[name][0])
             emit(config(pass_, n, tiled=True), ran[best], threads, torch_impl=best,
                  gflops=flops(pass_, n) / (ran[best][0] * 1e6),
-                 **{f"{name}_ms": result[0] for name, result in ran.items()})
+                 **{f"{name}_{unit}": result[i] for name, result in ran.items() for i, unit in enumerate(["ms", "mib"])})
 
 
 if __name__ == "__main__":
