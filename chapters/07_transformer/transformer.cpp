@@ -8,16 +8,21 @@
 namespace attn::ch07 {
 
 template <class T>
-EncoderOutput<T> encode(const Transformer<T>& model, const Var<T>& source, const ch03::Mask& source_padding) {
+EncoderOutput<T> encode(const TransformerEncoder<T>& encoder, const Var<T>& source, const ch03::Mask& source_padding) {
     EncoderOutput<T> encoded;
     Var<T> x = source;
-    for (const auto& layer : model.encoder.layers) {
+    for (const auto& layer : encoder.layers) {
         EncoderLayerOutput<T> block = encoder_layer(*layer, x, source_padding);
         x = block.output;
         encoded.self_weights.push_back(block.self_weights);
     }
-    encoded.memory = model.encoder.norm(x);
+    encoded.memory = encoder.norm(x);
     return encoded;
+}
+
+template <class T>
+EncoderOutput<T> encode(const Transformer<T>& model, const Var<T>& source, const ch03::Mask& source_padding) {
+    return encode(model.encoder, source, source_padding);
 }
 
 template <class T>
@@ -47,6 +52,7 @@ TransformerOutput<T> transformer_forward(const Transformer<T>& model, const Var<
 // ---- instantiations: do not edit ----
 #define ATTN_INSTANTIATE(T)                                                                                        \
     template EncoderOutput<T> encode(const Transformer<T>&, const Var<T>&, const ch03::Mask&);                    \
+    template EncoderOutput<T> encode(const TransformerEncoder<T>&, const Var<T>&, const ch03::Mask&);             \
     template TransformerOutput<T> decode(const Transformer<T>&, const EncoderOutput<T>&, const Var<T>&,           \
                                          const ch03::Mask&, const ch03::Mask&, const ch03::Mask&);                \
     template TransformerOutput<T> transformer_forward(const Transformer<T>&, const Var<T>&, const Var<T>&,        \

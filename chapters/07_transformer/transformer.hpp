@@ -31,6 +31,11 @@ struct TransformerOutput {
 template <class T>
 EncoderOutput<T> encode(const Transformer<T>& model, const Var<T>& source,
                         const ch03::Mask& source_padding = ch03::no_mask());
+// The encoder stack alone, for a model that keeps this encoder beside a decoder of its own
+// (chapter 08's decoder with fewer key/value heads).
+template <class T>
+EncoderOutput<T> encode(const TransformerEncoder<T>& encoder, const Var<T>& source,
+                        const ch03::Mask& source_padding = ch03::no_mask());
 
 template <class T>
 TransformerOutput<T> decode(const Transformer<T>& model, const EncoderOutput<T>& encoded, const Var<T>& target,

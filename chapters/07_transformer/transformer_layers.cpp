@@ -96,9 +96,12 @@ Transformer<T>::Transformer(const TransformerSizes& sizes, Rng& rng)
     : encoder(sizes, rng), decoder(sizes, rng), sizes_(sizes) {
     this->register_module("encoder", encoder);
     this->register_module("decoder", decoder);
-    // nn.Transformer re-initialises every matrix Xavier-uniform, bound sqrt(6 / (fan_in +
-    // fan_out)), over what its layers drew; biases and the norms keep their layer's values.
-    for (auto& [name, p] : this->named_parameters()) {
+    xavier_uniform_matrices(*this, rng);
+}
+
+template <class T>
+void xavier_uniform_matrices(const Module<T>& module, Rng& rng) {
+    for (auto& [name, p] : module.named_parameters()) {
         if (p.dim() < 2) continue;
         const double fan_out = static_cast<double>(p.shape(0)), fan_in = static_cast<double>(p.shape(1));
         p.value() = uniform_array<T>(p.shape(), std::sqrt(6.0 / (fan_in + fan_out)), rng);
@@ -118,5 +121,7 @@ template class TransformerDecoder<float>;
 template class TransformerDecoder<double>;
 template class Transformer<float>;
 template class Transformer<double>;
+template void xavier_uniform_matrices(const Module<float>&, Rng&);
+template void xavier_uniform_matrices(const Module<double>&, Rng&);
 
 }  // namespace attn::ch07

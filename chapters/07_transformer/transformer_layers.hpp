@@ -100,6 +100,12 @@ public:
     LayerNorm<T> norm;
 };
 
+// nn.Transformer re-initialises every matrix of its module Xavier-uniform, bound
+// sqrt(6 / (fan_in + fan_out)), over what its layers drew, in the order named_parameters()
+// lists them; biases and the norms keep their layer's values.
+template <class T>
+void xavier_uniform_matrices(const Module<T>& module, Rng& rng);
+
 // encoder + decoder, as torch.nn.Transformer (without embeddings or the output layer: those
 // belong to the translation model that uses it).
 template <class T>

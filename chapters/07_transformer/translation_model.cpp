@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -19,22 +20,16 @@ ch03::Mask padding_mask(const IndexVector& lens, std::size_t n) {
     return xt::view(ch03::length_mask(lens, 1, n), xt::all(), 0, xt::all());
 }
 
-namespace {
-// The padding of each sequence, or no mask at all when every sequence fills the batch, as
-// nn.Transformer without a key_padding_mask: the same numbers (nothing is blocked either way)
-// without masking the scores of every head.
 ch03::Mask padding_if_any(const IndexVector& lens, std::size_t n) {
     const auto short_of_n = [n](std::int64_t len) { return len < static_cast<std::int64_t>(n); };
     const bool padded = std::any_of(lens.begin(), lens.end(), short_of_n);
     return padded ? padding_mask(lens, n) : ch03::no_mask();
 }
 
-// nn.Embedding's N(0, 1), or N(0, 1/d) so that sqrt(d) x has entries of size 1 (see the header).
 template <class T>
-void initialise(Embedding<T>& table, EmbeddingInit init, std::size_t d) {
+void initialise_embedding(Embedding<T>& table, EmbeddingInit init, std::size_t d) {
     if (init == EmbeddingInit::scaled) table.weight.value() *= static_cast<T>(1 / std::sqrt(static_cast<double>(d)));
 }
-}  // namespace
 
 template <class T>
 TransformerSeq2Seq<T>::TransformerSeq2Seq(const TranslationSizes& sizes, Rng& rng)
@@ -43,8 +38,8 @@ TransformerSeq2Seq<T>::TransformerSeq2Seq(const TranslationSizes& sizes, Rng& rn
       transformer(sizes.transformer, rng),
       output(sizes.transformer.d_model, sizes.target_vocab, rng),
       sizes_(sizes) {
-    initialise(source_embedding, sizes.embedding_init, sizes.transformer.d_model);
-    initialise(target_embedding, sizes.embedding_init, sizes.transformer.d_model);
+    initialise_embedding(source_embedding, sizes.embedding_init, sizes.transformer.d_model);
+    initialise_embedding(target_embedding, sizes.embedding_init, sizes.transformer.d_model);
     this->register_module("source_embedding", source_embedding);
     this->register_module("target_embedding", target_embedding);
     this->register_module("transformer", transformer);
@@ -72,24 +67,32 @@ TranslationOutput<T> TransformerSeq2Seq<T>::forward_with_weights(const data::Bat
 }
 
 template <class T>
-ch01::DecodeStep<T> TransformerSeq2Seq<T>::decoder(const IndexMatrix& source, const IndexVector& source_lens) {
-    const ch03::Mask source_padding = padding_mask(source_lens, source.shape(1));
-    const EncoderOutput<T> encoded = encode(transformer, embed_source(source), source_padding);   // once
-    auto fed = std::make_shared<IndexMatrix>(IndexMatrix::from_shape({source.shape(0), 0}));   // <bos> y_1 ... so far
-    return [this, encoded, source_padding, fed](const IndexVector& previous) {
-        const std::size_t rows = fed->shape(0), t = fed->shape(1) + 1;
-        IndexMatrix tokens = IndexMatrix::from_shape({rows, t});   // the tokens so far, then the new one
-        for (std::size_t i = 0; i < rows; ++i) {
+ch01::DecodeStep<T> prefix_decoder(std::size_t rows, std::function<Var<T>(const IndexMatrix& prefix)> last_scores) {
+    auto fed = std::make_shared<IndexMatrix>(IndexMatrix::from_shape({rows, 0}));   // <bos> y_1 ... so far
+    return [last_scores = std::move(last_scores), fed](const IndexVector& previous) {
+        const std::size_t t = fed->shape(1) + 1;
+        IndexMatrix tokens = IndexMatrix::from_shape({fed->shape(0), t});   // the tokens so far, then the new one
+        for (std::size_t i = 0; i < tokens.shape(0); ++i) {
             for (std::size_t j = 0; j + 1 < t; ++j) tokens(i, j) = (*fed)(i, j);
             tokens(i, t - 1) = previous(i);
         }
         *fed = std::move(tokens);
+        return last_scores(*fed);
+    };
+}
+
+template <class T>
+ch01::DecodeStep<T> TransformerSeq2Seq<T>::decoder(const IndexMatrix& source, const IndexVector& source_lens) {
+    const ch03::Mask source_padding = padding_mask(source_lens, source.shape(1));
+    const EncoderOutput<T> encoded = encode(transformer, embed_source(source), source_padding);   // once
+    return prefix_decoder<T>(source.shape(0), [this, encoded, source_padding](const IndexMatrix& prefix) {
+        const std::size_t rows = prefix.shape(0), t = prefix.shape(1);
         // The whole prefix through the decoder again, under the causal mask; only its last row is new.
         const TransformerOutput<T> decoded =
-            decode(transformer, encoded, embed_target(*fed), ch03::no_mask(), ch03::causal_mask(rows, t), source_padding);
+            decode(transformer, encoded, embed_target(prefix), ch03::no_mask(), ch03::causal_mask(rows, t), source_padding);
         const Var<T> logits = output(slice(decoded.output, 1, t - 1, t));   // (rows, 1, vocab)
         return reshape(logits, {rows, logits.shape(2)});                    // (rows, vocab)
-    };
+    });
 }
 
 template <class T>
@@ -107,5 +110,9 @@ std::string TransformerSeq2Seq<T>::architecture() const {
 
 template class TransformerSeq2Seq<float>;
 template class TransformerSeq2Seq<double>;
+template void initialise_embedding(Embedding<float>&, EmbeddingInit, std::size_t);
+template void initialise_embedding(Embedding<double>&, EmbeddingInit, std::size_t);
+template ch01::DecodeStep<float> prefix_decoder(std::size_t, std::function<Var<float>(const IndexMatrix&)>);
+template ch01::DecodeStep<double> prefix_decoder(std::size_t, std::function<Var<double>(const IndexMatrix&)>);
 
 }  // namespace attn::ch07

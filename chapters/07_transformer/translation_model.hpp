@@ -5,6 +5,8 @@
 #include "chapters/01_encoder_decoder/seq2seq.hpp"
 #include "chapters/07_transformer/transformer.hpp"
 
+#include <functional>
+
 namespace attn::ch07 {
 
 // How the embedding tables start. add_positions multiplies them by sqrt(d) before adding
@@ -72,8 +74,23 @@ private:
     TranslationSizes sizes_;
 };
 
+// Greedy decoding without a cache, for `rows` sentences: keeps the tokens fed so far
+// (<bos> y_1 ... y_t), appends each step's tokens, and returns last_scores of them all, the
+// scores (rows, vocab) of the last position. TransformerSeq2Seq::decoder's steps, and those of
+// any model that runs its decoder over the whole prefix again.
+template <class T>
+ch01::DecodeStep<T> prefix_decoder(std::size_t rows, std::function<Var<T>(const IndexMatrix& prefix)> last_scores);
+
 // blocked[b, j] = (j >= lens[b]): the padding of each sequence, as nn.Transformer's
 // key_padding_mask. lens (batch) -> (batch, n).
 ch03::Mask padding_mask(const IndexVector& lens, std::size_t n);
+// The same, or no mask at all when every sequence fills the batch, as nn.Transformer without
+// a key_padding_mask: the same numbers (nothing is blocked either way) without masking the
+// scores of every head.
+ch03::Mask padding_if_any(const IndexVector& lens, std::size_t n);
+
+// A table as `init` says: nn.Embedding's N(0, 1) kept, or scaled to N(0, 1/d) (see EmbeddingInit).
+template <class T>
+void initialise_embedding(Embedding<T>& table, EmbeddingInit init, std::size_t d);
 
 }  // namespace attn::ch07

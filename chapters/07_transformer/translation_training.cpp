@@ -17,7 +17,7 @@ ch01::Task load_translation_task(const ch01::AppSettings& settings) {
                            settings.level == "char" ? data::TokenLevel::character : data::TokenLevel::word);
 }
 
-Training train_translation(TransformerSeq2Seq<float>& model, const ch01::Task& task, const ch01::AppSettings& settings,
+Training train_translation(ch01::Seq2SeqModel<float>& model, const ch01::Task& task, const ch01::AppSettings& settings,
                            const ch01::TrainConfig& config, const std::string& part) {
     std::cout << "\n" << part << " Training for " << settings.run.steps << " steps (batch " << settings.batch
               << ", Adam, peak lr " << settings.lr << ch01::learning_rate_decay(settings) << ", label smoothing "

@@ -20,8 +20,10 @@ ch01::Task load_translation_task(const ch01::AppSettings& settings);
 
 // Teacher forcing over all target positions at once, under the causal mask, with `config`
 // (ch01::train_config of the settings). Prints "\n<part> Training for N steps (...)", every
-// validation loss and, outside --quick, two validation sentences translated at each.
-Training train_translation(TransformerSeq2Seq<float>& model, const ch01::Task& task, const ch01::AppSettings& settings,
+// validation loss and, outside --quick, two validation sentences translated at each. `model`
+// is chapter 07's, or another translation model trained at the same budget (chapter 08's with
+// fewer key/value heads): training needs only chapter 01's interface.
+Training train_translation(ch01::Seq2SeqModel<float>& model, const ch01::Task& task, const ch01::AppSettings& settings,
                            const ch01::TrainConfig& config, const std::string& part);
 
 }  // namespace attn::ch07

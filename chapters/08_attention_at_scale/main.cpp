@@ -7,7 +7,8 @@
 // attention, 08.4) and counts what that saves in a decoder's key/value cache (8.11)-(8.14). Then
 // decoding, on chapter 07's translation model (trained here by chapter 07's code, or --load): part 6
 // generates through the key/value cache (8.15) and by recomputing the prefix, part 7 sets greedy
-// decoding against beam search (8.16).
+// decoding against beam search (8.16); part 8, behind --kv-heads-study, trains that model again with fewer
+// key/value heads in its decoder and scores it beside part 6's.
 #include "chapters/00_foundations/softmax.hpp"
 #include "chapters/01_encoder_decoder/figures.hpp"
 #include "chapters/08_attention_at_scale/agreement.hpp"
@@ -19,6 +20,7 @@
 #include "chapters/08_attention_at_scale/figures.hpp"
 #include "chapters/08_attention_at_scale/grouped_query_attention.hpp"
 #include "chapters/08_attention_at_scale/key_sharing.hpp"
+#include "chapters/08_attention_at_scale/key_value_heads_study.hpp"
 #include "chapters/08_attention_at_scale/online_softmax.hpp"
 #include "chapters/08_attention_at_scale/scaling.hpp"
 #include "common/cli.hpp"
@@ -351,6 +353,9 @@ int run(int argc, char** argv) {
     double length_penalty = 0;
     cli.option("length-penalty", &length_penalty, "part 7: beam search compares log-probability / length^ALPHA (8.17); 0, the "
                                                    "default, compares the totals themselves");
+    bool kv_heads_study = false;
+    cli.flag("kv-heads-study", &kv_heads_study, "part 8: also train chapter 07's model with fewer key/value heads in its decoder "
+                                                "(G = 2 and 1 at its defaults) and score them beside part 6's (two more trainings)");
     if (!parse_chapter_flags(cli, run, argc, argv, chapter_dir, expected_ranges(), /*default_steps=*/0, /*quick_steps=*/0))
         return 0;
     // Past 10, T^alpha leaves every sentence's total behind (1e308 made it infinite, and every
@@ -361,6 +366,8 @@ int run(int argc, char** argv) {
         throw UsageError(std::string("--length-penalty must be between 0 and 10 (1 divides by the length), got ") + given,
                          cli.usage());
     }
+    if (kv_heads_study && !load.empty())
+        throw UsageError("--kv-heads-study compares trainings at part 6's budget, which --load skips: drop one of them", cli.usage());
     if (!(budget_gib > 0)) {
         char given[32];
         std::snprintf(given, sizeof given, "%g", budget_gib);
@@ -395,6 +402,14 @@ int run(int argc, char** argv) {
     greedy_against_beam(summary, out, chapter07, static_cast<std::size_t>(beam_size), length_penalty, sentence);
     std::printf("\n   This run took %.0f s, %.0f s of them training chapter 07's model (%.0f s of CPU time).\n", clock.seconds(),
                 chapter07.train_seconds, chapter07.train_cpu_seconds);
+    // ---- 8. Chapter 07's model with fewer key/value heads, behind a flag: two more trainings.
+    if (kv_heads_study) {
+        const Stopwatch study;
+        study_key_value_heads(chapter07, summary, ch01::ranges_for(expected_ranges(), chapter07.chapter07.settings, chapter07.task));
+        std::printf("   The study took %.0f s more.\n", study.seconds());
+    } else {
+        mention_key_value_heads_study();
+    }
 
     // Exact facts, not measurements: a correct implementation lands inside whatever the seed.
     summary.metric("online_softmax_difference", "online softmax vs chapter 00's, largest difference", online_difference,

@@ -187,6 +187,7 @@ refused "ch08 --translate ''" "--translate" ch08 --quick --out o8 --translate ""
 refused "ch08 --beam 0" "--beam must be between 1 and 64" ch08 --quick --out o8 --beam 0
 refused "ch08 --length-penalty -1" "--length-penalty must be between 0 and 10" ch08 --quick --out o8 --length-penalty -1
 refused "ch08 --length-penalty 1e308" "--length-penalty must be between 0 and 10 (1 divides by the length), got 1e+308" ch08 --quick --out o8 --length-penalty 1e308
+refused "ch08 --kv-heads-study with --load" "--kv-heads-study compares trainings" ch08 --quick --out o8 --load ck --kv-heads-study
 refused "ch07 --lr-end with a warm-up" "--lr-end shapes the cosine schedule, which runs only with --warmup 0" ch07 --quick --lr-end 0.1
 works "ch07 --lr-end with --warmup 0 (flags accepted)" ch07 --quick --lr-end 0.1 --warmup 0 --ranges
 refused "ch07 --embedding 0" "--embedding must be between 1 and 2048" ch07 --quick --embedding 0
