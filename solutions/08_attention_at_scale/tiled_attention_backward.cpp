@@ -40,7 +40,12 @@ AttentionGradients<T> tiled_attention_backward(const Tensor3<T>& Q, const Tensor
                 rows_of(g.dV, b, k0, k1) += xt::linalg::dot(xt::transpose(P), dO_i);        // (8.8)
                 const Matrix<T> dP = xt::linalg::dot(dO_i, xt::transpose(rows_of(V, b, k0, k1)));   // (rows, cols)  (8.8)
                 const Vector<T> D_i = xt::view(D, xt::range(tile.q0, tile.q1));
-                const Matrix<T> dS = P * (dP - as_column(D_i));                             // (8.9)
+                // dS = P * (dP - D_i), each row less its own D_i (8.9), as a loop: written
+                // P * (dP - as_column(D_i)), xtensor broadcasts entry by entry, and the whole
+                // backward pass takes a third longer.
+                Matrix<T> dS = xt::empty<T>(P.shape());
+                for (std::size_t r = 0; r < tile.rows(); ++r)
+                    for (std::size_t c = 0; c < tile.cols(); ++c) dS(r, c) = P(r, c) * (dP(r, c) - D_i(r));
                 rows_of(g.dQ, b, tile.q0, tile.q1) += scale * xt::linalg::dot(dS, rows_of(K, b, k0, k1));             // (8.10)
                 rows_of(g.dK, b, k0, k1) += scale * xt::linalg::dot(xt::transpose(dS), rows_of(Q, b, tile.q0, tile.q1));   // (8.10)
             }
