@@ -1,6 +1,8 @@
 // The cache against recomputation on chapter 07's model: the same logits, at two costs.
 #include "chapters/08_attention_at_scale/decoding_speed.hpp"
 
+#include "chapters/08_attention_at_scale/grouped_query_translation.hpp"
+
 #include "common/autodiff/ops.hpp"
 #include "common/data/batching.hpp"
 #include "common/data/vocab.hpp"
@@ -37,8 +39,9 @@ IndexVector most_likely(const Array<float>& logits) {
 
 }  // namespace
 
-GenerationSpeed measure_generation(CachedTranslationModel<float>& model, const ch01::Task& task,
-                                   const std::vector<data::Pair>& pairs, std::size_t length, std::size_t repeats) {
+template <class Model>
+GenerationSpeed measure_generation(Model& model, const ch01::Task& task, const std::vector<data::Pair>& pairs,
+                                   std::size_t length, std::size_t repeats) {
     if (pairs.empty() || length == 0 || repeats == 0)
         throw std::invalid_argument("measure_generation: needs sentences, a length and a repeat, got " +
                                     std::to_string(pairs.size()) + ", " + std::to_string(length) + " and " +
@@ -74,6 +77,11 @@ GenerationSpeed measure_generation(CachedTranslationModel<float>& model, const c
     std::partial_sum(recomputed.begin(), recomputed.end(), std::back_inserter(speed.recomputed_seconds));
     return speed;
 }
+
+template GenerationSpeed measure_generation(CachedTranslationModel<float>&, const ch01::Task&,
+                                            const std::vector<data::Pair>&, std::size_t, std::size_t);
+template GenerationSpeed measure_generation(GroupedQueryTranslation<float>&, const ch01::Task&,
+                                            const std::vector<data::Pair>&, std::size_t, std::size_t);
 
 double tokens_per_second(const GenerationSpeed& speed, const std::vector<double>& seconds, std::size_t t) {
     return static_cast<double>(speed.sentences * t) / seconds.at(t - 1);

@@ -21,8 +21,11 @@ struct GenerationSpeed {
 // Decodes the sources of `pairs` for `length` steps both ways, without a tape: each step feeds
 // both decoders the tokens the cached one chose (its argmax, past <eos> too, so that every
 // sentence reaches every length). The time of each step is the fastest of `repeats` runs.
-GenerationSpeed measure_generation(CachedTranslationModel<float>& model, const ch01::Task& task,
-                                   const std::vector<data::Pair>& pairs, std::size_t length, std::size_t repeats = 3);
+// Model: chapter 07's model with the cache (CachedTranslationModel<float>) or the grouped one
+// (GroupedQueryTranslation<float>), each with decoder() through its cache and recomputing_decoder().
+template <class Model>
+GenerationSpeed measure_generation(Model& model, const ch01::Task& task, const std::vector<data::Pair>& pairs,
+                                   std::size_t length, std::size_t repeats = 3);
 
 // sentences x t / seconds[t - 1]: the tokens per second of generating t tokens per sentence.
 double tokens_per_second(const GenerationSpeed& speed, const std::vector<double>& seconds, std::size_t t);

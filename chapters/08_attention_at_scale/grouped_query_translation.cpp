@@ -4,9 +4,11 @@
 #include "chapters/03_queries_keys_values/causal_mask.hpp"
 #include "chapters/06_positional_encoding/add_positions.hpp"
 #include "chapters/07_transformer/transformer.hpp"
+#include "chapters/08_attention_at_scale/incremental_decoder.hpp"
 #include "common/autodiff/ops.hpp"
 
 #include <cmath>
+#include <memory>
 
 namespace attn::ch08 {
 
@@ -68,6 +70,18 @@ Var<T> GroupedQueryTranslation<T>::forward(const data::Batch& batch) {
 
 template <class T>
 ch01::DecodeStep<T> GroupedQueryTranslation<T>::decoder(const IndexMatrix& source, const IndexVector& source_lens) {
+    const ch03::Mask source_padding = ch07::padding_mask(source_lens, source.shape(1));
+    const ch07::EncoderOutput<T> encoded = ch07::encode(encoder, embed(source_embedding, source), source_padding);   // once
+    const auto incremental = std::make_shared<IncrementalDecoder<T>>(
+        decoder_stack, encoded.memory, source_padding,
+        [this](const IndexMatrix& tokens) { return embed(target_embedding, tokens); },
+        [this](const Var<T>& decoded) { return output(decoded); });
+    return [incremental](const IndexVector& previous) { return incremental->step(previous); };
+}
+
+template <class T>
+ch01::DecodeStep<T> GroupedQueryTranslation<T>::recomputing_decoder(const IndexMatrix& source,
+                                                                    const IndexVector& source_lens) {
     const ch03::Mask source_padding = ch07::padding_mask(source_lens, source.shape(1));
     const ch07::EncoderOutput<T> encoded = ch07::encode(encoder, embed(source_embedding, source), source_padding);   // once
     return ch07::prefix_decoder<T>(source.shape(0), [this, encoded, source_padding](const IndexMatrix& prefix) {

@@ -26,8 +26,11 @@ public:
 
     // Teacher forcing over the whole target at once, masked as chapter 07's model is.
     Var<T> forward(const data::Batch& batch) override;
-    // Greedy decoding as chapter 07's model does it, the prefix run again at every step.
+    // Greedy decoding's step through the key/value cache (8.15), which holds G heads per
+    // layer: the source encoded once, one new position through the decoder per step.
     ch01::DecodeStep<T> decoder(const IndexMatrix& source, const IndexVector& source_lens) override;
+    // Greedy decoding as chapter 07's model does it, the prefix run again at every step.
+    ch01::DecodeStep<T> recomputing_decoder(const IndexMatrix& source, const IndexVector& source_lens);
     ch01::ModelSizes sizes() const override;
     // Chapter 07's description with the key/value heads: "heads 4, kv heads 2, layers 2+2, post-norm".
     std::string architecture() const override;

@@ -11,9 +11,12 @@
 namespace attn::ch08 {
 
 template <class T>
-IncrementalDecoder<T>::IncrementalDecoder(const ch07::TransformerDecoder<T>& decoder, const Var<T>& memory,
-                                          const ch03::Mask& memory_padding, Embed embed, Scores scores)
-    : decoder_(&decoder),
+template <class Decoder>
+IncrementalDecoder<T>::IncrementalDecoder(const Decoder& decoder, const Var<T>& memory, const ch03::Mask& memory_padding,
+                                          Embed embed, Scores scores)
+    : stack_step_([&decoder](const Var<T>& y_t, const DecoderCache<T>& cache) {
+          return decoder_stack_step(decoder, y_t, cache);
+      }),
       cache_(start_cache(decoder, memory, memory_padding)),
       tokens_(IndexMatrix::from_shape({memory.shape(0), 0})),
       embed_(std::move(embed)),
@@ -39,7 +42,7 @@ Var<T> IncrementalDecoder<T>::step(const IndexVector& previous_tokens, const std
     // Embedding the whole prefix costs t rows of a table lookup; it gives the new position
     // its own positional code. Only that last position enters the decoder.
     const Var<T> y_t = slice(embed_(tokens_), 1, t, t + 1);                   // (rows, 1, d)
-    DecoderStep<T> stepped = decoder_stack_step(*decoder_, y_t, cache_);         // (8.15)
+    DecoderStep<T> stepped = stack_step_(y_t, cache_);                           // (8.15)
     cache_ = std::move(stepped.cache);
     const Var<T> logits = scores_(stepped.output);                               // (rows, 1, vocab)
     return reshape(logits, {rows, logits.shape(2)});                             // (rows, vocab)
@@ -52,7 +55,13 @@ Var<T> IncrementalDecoder<T>::step(const IndexVector& previous_tokens) {
     return step(previous_tokens, itself);
 }
 
-template class IncrementalDecoder<float>;
-template class IncrementalDecoder<double>;
+#define ATTN_INSTANTIATE(T)                                                                                        \
+    template class IncrementalDecoder<T>;                                                                         \
+    template IncrementalDecoder<T>::IncrementalDecoder(const ch07::TransformerDecoder<T>&, const Var<T>&,          \
+                                                       const ch03::Mask&, Embed, Scores);                         \
+    template IncrementalDecoder<T>::IncrementalDecoder(const GroupedDecoder<T>&, const Var<T>&, const ch03::Mask&, \
+                                                       Embed, Scores);
+ATTN_INSTANTIATE(float)
+ATTN_INSTANTIATE(double)
 
 }  // namespace attn::ch08

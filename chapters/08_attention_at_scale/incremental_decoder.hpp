@@ -20,10 +20,12 @@ public:
     using Embed = std::function<Var<T>(const IndexMatrix& tokens)>;
     using Scores = std::function<Var<T>(const Var<T>& decoded)>;
 
-    // memory (batch, n, d) and memory_padding (batch, n) or no_mask(): the encoder's output.
-    // The decoder must outlive this object.
-    IncrementalDecoder(const ch07::TransformerDecoder<T>& decoder, const Var<T>& memory, const ch03::Mask& memory_padding,
-                       Embed embed, Scores scores);
+    // decoder: chapter 07's TransformerDecoder or a GroupedDecoder (its cache then holds G
+    // key/value heads). memory (batch, n, d) and memory_padding (batch, n) or no_mask(): the
+    // encoder's output. The decoder must outlive this object.
+    template <class Decoder>
+    IncrementalDecoder(const Decoder& decoder, const Var<T>& memory, const ch03::Mask& memory_padding, Embed embed,
+                       Scores scores);
 
     // Feeds previous_tokens (rows): new row i continues row parents[i] of the previous step
     // (the first step: parents all 0, rows = batch or any number of copies of a one-sentence
@@ -36,7 +38,7 @@ public:
     const DecoderCache<T>& cache() const { return cache_; }
 
 private:
-    const ch07::TransformerDecoder<T>* decoder_;
+    std::function<DecoderStep<T>(const Var<T>& y_t, const DecoderCache<T>& cache)> stack_step_;   // decoder_stack_step
     DecoderCache<T> cache_;
     IndexMatrix tokens_;   // (rows, t): what each row has been fed, <bos> first
     Embed embed_;

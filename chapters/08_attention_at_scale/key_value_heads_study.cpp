@@ -4,9 +4,11 @@
 #include "chapters/01_encoder_decoder/training.hpp"
 #include "chapters/07_transformer/translation_training.hpp"
 #include "chapters/08_attention_at_scale/cache_arithmetic.hpp"
+#include "chapters/08_attention_at_scale/decoding_speed.hpp"
 #include "chapters/08_attention_at_scale/grouped_query_translation.hpp"
 #include "common/random.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
 
@@ -25,12 +27,14 @@ std::vector<std::size_t> fewer_key_value_heads(std::size_t heads) {
 
 namespace {
 
-// Part 6's model decoding as chapter 07's does, the prefix run again at every step (its own
-// decoder() steps through the cache, whose float rounding can flip a close choice): every row
-// of the table is then decoded alike, and the G = H row scores what chapter 07's run scores.
+// A model decoding as chapter 07's does, the prefix run again at every step: its own
+// decoder() steps through the cache, whose float rounding can flip a close choice. Every row of
+// the table is then decoded alike, and the G = H row (part 6's model) scores what chapter 07's
+// run scores. Model: CachedTranslationModel<float> or GroupedQueryTranslation<float>.
+template <class Model>
 class RecomputingDecoder : public ch01::Seq2SeqModel<float> {
 public:
-    explicit RecomputingDecoder(CachedTranslationModel<float>& model) : model_(model) { this->register_module("model", model); }
+    explicit RecomputingDecoder(Model& model) : model_(model) { this->register_module("model", model); }
     Var<float> forward(const data::Batch& batch) override { return model_.forward(batch); }
     ch01::DecodeStep<float> decoder(const IndexMatrix& source, const IndexVector& source_lens) override {
         return model_.recomputing_decoder(source, source_lens);
@@ -38,7 +42,7 @@ public:
     ch01::ModelSizes sizes() const override { return model_.sizes(); }
 
 private:
-    CachedTranslationModel<float>& model_;
+    Model& model_;
 };
 
 // What every row has whatever its model: sizes, the cache, the validation loss and the test set decoded greedily.
@@ -64,9 +68,18 @@ KeyValueHeadsRun train_and_score(const Chapter07Translation& chapter07, std::siz
     std::printf("\n   G = %zu: %s, %zu parameters.", kv_heads, model.architecture().c_str(), model.parameter_count());
     const ch07::Training training = ch07::train_translation(model, chapter07.task, settings,
                                                             ch01::train_config(settings, "   training"), "  ");
-    KeyValueHeadsRun run = score(model, chapter07.task, sizes.transformer, kv_heads);
+    RecomputingDecoder<GroupedQueryTranslation<float>> recomputing(model);
+    KeyValueHeadsRun run = score(recomputing, chapter07.task, sizes.transformer, kv_heads);
     run.train_seconds = training.log.seconds;
     run.train_cpu_seconds = training.cpu_seconds;
+    // The cache of G heads per layer (08.5 over grouped layers) must give the same scores.
+    const std::vector<data::Pair> sentences(chapter07.task.corpus.test.begin(),
+                                            chapter07.task.corpus.test.begin() +
+                                                std::min<std::ptrdiff_t>(16, chapter07.task.corpus.test.size()));
+    run.cache_difference = measure_generation(model, chapter07.task, sentences, 32, 1).largest_difference;
+    std::printf("   Decoding %zu test sentences 32 tokens each through its cache (08.5, G = %zu key/value heads per layer)\n"
+                "   and by recomputing the prefix: largest difference of the scores %.1e, float rounding.\n",
+                sentences.size(), kv_heads, run.cache_difference);
     return run;
 }
 
@@ -83,6 +96,10 @@ void record(Summary& summary, const KeyValueHeadsRun& run, const Ranges& ranges)
     add_metric(summary, ranges, "gqa_valid_loss" + g, "validation loss" + with, run.valid_loss);
     add_metric(summary, ranges, "gqa_test_bleu" + g, "test BLEU, greedy" + with, run.test.overall.bleu);
     add_metric(summary, ranges, "gqa_test_exact_match" + g, "test exact match, greedy" + with, run.test.overall.exact_match);
+    // Part 6's model was checked by part 6 (cache_difference); float32 rounding, as there.
+    if (run.cache_difference >= 0)
+        summary.metric("gqa_cache_difference" + g, "cached vs recomputed scores" + with + ", largest difference",
+                       run.cache_difference, 0.0, 1e-3);
     summary.setting("gqa_parameters" + g, static_cast<double>(run.parameters));
     summary.setting("gqa_key_value_weights" + g, static_cast<double>(run.key_value_weights));
     summary.setting("gqa_train_cpu_seconds" + g, run.train_cpu_seconds);
@@ -100,7 +117,7 @@ std::vector<KeyValueHeadsRun> study_key_value_heads(const Chapter07Translation& 
                 "   self- and cross-attention (08.4; the encoder keeps its %zu), by chapter 07's training at part 6's seed,\n"
                 "   data, sizes and budget (%d steps); G = %zu is part 6's model. Each decodes the %zu test sentences greedily.\n",
                 sizes.heads, chapter07.chapter07.settings.run.steps, sizes.heads, chapter07.task.corpus.test.size());
-    RecomputingDecoder part6(*chapter07.model);
+    RecomputingDecoder<CachedTranslationModel<float>> part6(*chapter07.model);
     std::vector<KeyValueHeadsRun> runs = {score(part6, chapter07.task, sizes, sizes.heads)};
     runs.front().train_seconds = chapter07.train_seconds;
     runs.front().train_cpu_seconds = chapter07.train_cpu_seconds;

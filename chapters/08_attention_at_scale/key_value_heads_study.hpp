@@ -22,6 +22,7 @@ struct KeyValueHeadsRun {
     double train_seconds = 0, train_cpu_seconds = 0;
     double valid_loss = 0;                    // the plain cross-entropy, as training reports it
     ch01::Evaluation test;                    // greedy decoding of the test set
+    double cache_difference = -1;             // cached vs recomputed scores (G < H; -1: part 6 checks G = H)
 };
 
 // The decoder's key and value projections: per layer two attentions (self and cross), each

@@ -7,18 +7,21 @@ namespace attn::ch08 {
 
 // K = [cached keys; new key], V = [cached values; new value]; attend over them, then over
 // the memory's cached keys and values, with (7.4)'s residuals and norms.                 (8.15)
-template <class T>
-CachedLayerStep<T> cached_decoder_step(const ch07::TransformerDecoderLayer<T>& layer, const Var<T>& y_t,
-                                       const LayerCache<T>& cache, const ch03::Mask& memory_padding) {
+template <class T, class DecoderLayer>
+CachedLayerStep<T> cached_decoder_step(const DecoderLayer& layer, const Var<T>& y_t, const LayerCache<T>& cache,
+                                       const ch03::Mask& memory_padding) {
     // TODO(08.5): the decoder block (7.4) at the new position only, with the key/value cache
     //             of (8.15): the output there and the grown cache. Hint: ./course hint 08.5
     COURSE_TODO("08.5");
 }
 
 // ---- instantiations: do not edit ----
-template CachedLayerStep<float> cached_decoder_step(const ch07::TransformerDecoderLayer<float>&, const Var<float>&,
-                                                    const LayerCache<float>&, const ch03::Mask&);
-template CachedLayerStep<double> cached_decoder_step(const ch07::TransformerDecoderLayer<double>&, const Var<double>&,
-                                                     const LayerCache<double>&, const ch03::Mask&);
+#define ATTN_INSTANTIATE(T, DecoderLayer)                                                                    \
+    template CachedLayerStep<T> cached_decoder_step(const DecoderLayer<T>&, const Var<T>&, const LayerCache<T>&, \
+                                                    const ch03::Mask&);
+ATTN_INSTANTIATE(float, ch07::TransformerDecoderLayer)
+ATTN_INSTANTIATE(double, ch07::TransformerDecoderLayer)
+ATTN_INSTANTIATE(float, GroupedDecoderLayer)
+ATTN_INSTANTIATE(double, GroupedDecoderLayer)
 
 }  // namespace attn::ch08

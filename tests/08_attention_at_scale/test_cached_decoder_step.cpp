@@ -2,12 +2,15 @@
 #include "chapters/08_attention_at_scale/cached_decoder_step.hpp"
 #include "chapters/03_queries_keys_values/causal_mask.hpp"
 #include "chapters/07_transformer/decoder_layer.hpp"
+#include "chapters/08_attention_at_scale/grouped_decoder_layer.hpp"
 #include "tests/08_attention_at_scale/kv_cache_fixture.hpp"
 #include "tests/support/check_allclose.hpp"
 #include "tests/support/property.hpp"
 
+#include <memory>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 using attn::Var;
 using attn::ch07::NormPlacement;
@@ -24,9 +27,9 @@ struct Stepped {
 
 // One step. Attending over the cache before appending finds no key at all at step 0, and the
 // softmax then refuses its empty last axis: that error is given the mistake's name.
-attn::ch08::CachedLayerStep<double> one_step(const attn::ch07::TransformerDecoderLayer<double>& layer,
-                                             const Var<double>& y_t, const attn::ch08::LayerCache<double>& cache,
-                                             const attn::ch03::Mask& padding) {
+template <class DecoderLayer>
+attn::ch08::CachedLayerStep<double> one_step(const DecoderLayer& layer, const Var<double>& y_t,
+                                             const attn::ch08::LayerCache<double>& cache, const attn::ch03::Mask& padding) {
     try {
         return attn::ch08::cached_decoder_step(layer, y_t, cache, padding);
     } catch (const std::invalid_argument& e) {
@@ -38,9 +41,11 @@ attn::ch08::CachedLayerStep<double> one_step(const attn::ch07::TransformerDecode
     }
 }
 
-// Positions 0, 1, ... of y through one layer, each step starting from the previous one's cache.
-Stepped step_through(const attn::ch07::TransformerDecoderLayer<double>& layer, const Var<double>& y,
-                     const Var<double>& memory, const attn::ch03::Mask& padding) {
+// Positions 0, 1, ... of y through one layer (chapter 07's or a grouped one), each step
+// starting from the previous one's cache.
+template <class DecoderLayer>
+Stepped step_through(const DecoderLayer& layer, const Var<double>& y, const Var<double>& memory,
+                     const attn::ch03::Mask& padding) {
     Stepped out;
     attn::ch08::LayerCache<double> cache = attn::ch08::start_layer_cache(layer, memory);
     for (std::size_t t = 0; t < y.shape(1); ++t) {
@@ -48,6 +53,13 @@ Stepped step_through(const attn::ch07::TransformerDecoderLayer<double>& layer, c
         cache = out.steps.back().cache;
     }
     return out;
+}
+
+// Four query heads of size 2, so that G = 2 and G = 1 both share.
+attn::ch07::TransformerSizes four_heads(NormPlacement norm) {
+    attn::ch07::TransformerSizes s = sizes(norm);
+    s.heads = 4;
+    return s;
 }
 
 }  // namespace
@@ -129,6 +141,52 @@ TEST_CASE("08.5 cached_decoder_step" * doctest::test_suite("ch08")) {
                 CHECK_ALLCLOSE(again.steps[t].output.value(), first.steps[t].output.value(), 0.0, 0.0);
                 CHECK(again.steps[t].cache.self_keys.shape(1) == t + 1);
             }
+        }
+    };
+}
+
+TEST_CASE("08.5 cached_decoder_step with fewer key/value heads" * doctest::test_suite("ch08")) {
+    // Grouped decoder layers (08.4's attention in both places), H = 4 query heads sharing
+    // G = 2 or G = 1 key/value heads, every parameter random, post- and pre-norm.
+    attn::Rng rng(19);
+    const Var<double> memory = attn::constant<double>(support::random_array({batch, source_len, 8}, 23));
+    const Var<double> y = attn::constant<double>(support::random_array({batch, target_len, 8}, 24));
+    const attn::ch03::Mask padding = memory_padding(), causal = attn::ch03::causal_mask(batch, target_len);
+    std::vector<std::unique_ptr<attn::ch08::GroupedDecoderLayer<double>>> layers;
+    std::uint64_t seed = 500;
+    for (NormPlacement norm : {NormPlacement::post, NormPlacement::pre})
+        for (std::size_t G : {2, 1}) {
+            layers.push_back(std::make_unique<attn::ch08::GroupedDecoderLayer<double>>(four_heads(norm), G, rng));
+            randomize(*layers.back(), seed += 100);
+        }
+    const auto name = [](const attn::ch08::GroupedDecoderLayer<double>& layer) {
+        return std::string(layer.norm_placement == NormPlacement::post ? "post-norm" : "pre-norm") + ", G = " +
+               std::to_string(layer.self_attn.kv_heads()) + " of H = 4";
+    };
+
+    PROPERTY("step t's output and cross-attention weights are row t of grouped_decoder_layer with a causal mask") {
+        for (const auto& layer : layers) {
+            const attn::ch07::DecoderLayerOutput<double> expected =
+                attn::ch08::grouped_decoder_layer(*layer, y, memory, attn::ch03::no_mask(), causal, padding);
+            const Stepped stepped = step_through(*layer, y, memory, padding);
+            for (std::size_t t = 0; t < target_len; ++t) {
+                INFO(name(*layer) << ", position " << t);
+                CHECK_ALLCLOSE(stepped.steps[t].output.value(), at(expected.output, t).value(), same_rtol, same_atol);
+                CHECK_ALLCLOSE(stepped.steps[t].cross_weights.value(), at(expected.cross_weights, t, 2).value(), same_rtol,
+                               same_atol);
+            }
+        }
+    };
+    PROPERTY("the cache keeps G key/value heads per sentence, (batch * G, t, d_h), not one per query head") {
+        for (const auto& layer : layers) {
+            INFO(name(*layer));
+            const Stepped stepped = step_through(*layer, y, memory, padding);
+            const attn::ch08::LayerCache<double>& cache = stepped.steps.back().cache;
+            const std::size_t G = layer->self_attn.kv_heads();
+            CHECK(cache.self_keys.shape(0) == batch * G);
+            CHECK(cache.self_values.shape(0) == batch * G);
+            CHECK(cache.self_keys.shape(1) == target_len);
+            CHECK(cache.self_values.shape(2) == 2);
         }
     };
 }

@@ -8,6 +8,9 @@
 #include "chapters/03_queries_keys_values/causal_mask.hpp"
 #include "chapters/05_multi_head_attention/multi_head_attention.hpp"
 #include "chapters/07_transformer/transformer.hpp"
+#include "chapters/08_attention_at_scale/grouped_decoder_layer.hpp"
+#include "chapters/08_attention_at_scale/grouped_query_attention.hpp"
+#include "chapters/08_attention_at_scale/grouped_query_translation.hpp"
 #include "common/nn/layers.hpp"
 #include "tests/08_attention_at_scale/kv_cache_fixture.hpp"
 #include "tests/support/check_allclose.hpp"
@@ -30,6 +33,18 @@ constexpr double same_rtol = 1e-12, same_atol = 1e-12;
 
 // Rows `rows` of x along axis 0.
 Var<double> pick(const Var<double>& x, const std::vector<std::size_t>& rows) { return attn::index_select(x, 0, rows); }
+
+// attend_heads of x over the keys and values that project_heads makes of y, against the
+// layer's own forward of (x, y, y) (its output and head_weights).
+template <class AttentionLayer, class Forward>
+void check_attention_over_cache(const AttentionLayer& layer, const Var<double>& x, const Var<double>& y,
+                                const attn::ch03::Mask& padding, const Forward& expected) {
+    using attn::ch08::Projection;
+    const attn::ch03::Attention<double> cached = attn::ch08::attend_heads(
+        layer, x, project_heads(layer, y, Projection::key), project_heads(layer, y, Projection::value), padding);
+    CHECK_ALLCLOSE(cached.output.value(), expected.output.value(), same_rtol, same_atol);
+    CHECK_ALLCLOSE(cached.weights.value(), expected.head_weights.value(), same_rtol, same_atol);
+}
 
 }  // namespace
 
@@ -63,14 +78,8 @@ TEST_CASE("ch08 the decoder stepped through its key/value cache" * doctest::test
         attn::ch05::MultiHeadAttention<double> layer(8, 2, rng);
         randomize(layer, 500);
         const Var<double> x = attn::constant<double>(support::random_array({batch, 3, 8}, 43));
-        using attn::ch08::Projection;
-        const attn::ch03::Attention<double> cached = attn::ch08::attend_heads(
-            layer, x, project_heads(layer, source, Projection::key), project_heads(layer, source, Projection::value),
-            padding);
-        const attn::ch05::MultiHeadOutput<double> expected =
-            attn::ch05::multi_head_attention(layer, x, source, source, padding);
-        CHECK_ALLCLOSE(cached.output.value(), expected.output.value(), same_rtol, same_atol);
-        CHECK_ALLCLOSE(cached.weights.value(), expected.head_weights.value(), same_rtol, same_atol);
+        check_attention_over_cache(layer, x, source, padding,
+                                   attn::ch05::multi_head_attention(layer, x, source, source, padding));
     };
     PROPERTY("a reordered cache continues its parents' sentences: rows {1, 1, 0} step like those sentences") {
         // Two steps on sentences (0, 1), then reorder to (1, 1, 0) and step position 2: the
@@ -215,4 +224,85 @@ TEST_CASE("ch08 beam search through the incremental decoder, its cache reordered
         for (std::size_t t = 0; t < inputs.size(); ++t) expected += log_p(0, t, best.tokens[t]);
         CHECK(best.log_probability == doctest::Approx(expected).epsilon(1e-10));
     }
+}
+
+TEST_CASE("ch08 a grouped decoder steps through a cache of G key/value heads" * doctest::test_suite("ch08")) {
+    // Decoders whose attentions have H = 4 query heads sharing G = 2 or G = 1 key/value heads
+    // (08.4), every parameter random; the same stepping as chapter 07's decoder above.
+    attn::Rng rng(33);
+    attn::ch07::TransformerSizes four_heads = sizes(NormPlacement::pre);
+    four_heads.heads = 4;
+    const Var<double> memory = attn::constant<double>(support::random_array({batch, source_len, 8}, 47));
+    const Var<double> y = attn::constant<double>(support::random_array({batch, target_len, 8}, 48));
+    const attn::ch03::Mask padding = memory_padding(), causal = attn::ch03::causal_mask(batch, target_len);
+
+    PROPERTY("step t of the whole grouped decoder is row t of grouped_decode, its cache (batch * G, t, d_h)") {
+        for (std::size_t G : {2, 1}) {
+            CAPTURE(G);
+            attn::ch08::GroupedDecoder<double> decoder(four_heads, G, rng);
+            randomize(decoder, 800 + 100 * G);
+            const attn::ch07::TransformerOutput<double> full =
+                attn::ch08::grouped_decode(decoder, {memory, {}}, y, attn::ch03::no_mask(), causal, padding);
+            attn::ch08::DecoderCache<double> cache = attn::ch08::start_cache(decoder, memory, padding);
+            for (std::size_t t = 0; t < target_len; ++t) {
+                INFO("position " << t);
+                const attn::ch08::DecoderStep<double> step = attn::ch08::decoder_stack_step(decoder, at(y, t), cache);
+                CHECK_ALLCLOSE(step.output.value(), at(full.output, t).value(), same_rtol, same_atol);
+                for (std::size_t l = 0; l < step.cross_weights.size(); ++l)
+                    CHECK_ALLCLOSE(step.cross_weights[l].value(), at(full.cross_weights[l], t, 2).value(), same_rtol, same_atol);
+                for (const attn::ch08::LayerCache<double>& layer : step.cache.layers) {
+                    CHECK(layer.self_keys.shape() == attn::Shape{batch * G, t + 1, 2});
+                    CHECK(layer.memory_values.shape() == attn::Shape{batch * G, source_len, 2});
+                }
+                cache = step.cache;
+            }
+        }
+    };
+    PROPERTY("attention over keys and values projected from y is 08.4's grouped_query_attention(x, y, y)") {
+        for (std::size_t G : {2, 1}) {
+            CAPTURE(G);
+            attn::ch08::GroupedQueryAttention<double> layer(8, 4, G, rng);
+            randomize(layer, 1000 + G);
+            const Var<double> x = attn::constant<double>(support::random_array({batch, 3, 8}, 49));
+            check_attention_over_cache(layer, x, memory, padding,
+                                       attn::ch08::grouped_query_attention(layer, x, memory, memory, padding));
+        }
+    };
+    PROPERTY("a reordered grouped cache continues its parents' sentences: rows {1, 1, 0}") {
+        attn::ch08::GroupedDecoder<double> decoder(four_heads, 2, rng);
+        randomize(decoder, 1100);
+        const std::vector<std::size_t> parents = {1, 1, 0};
+        attn::ch08::DecoderCache<double> cache = attn::ch08::start_cache(decoder, memory, padding);
+        for (std::size_t t = 0; t < 2; ++t) cache = attn::ch08::decoder_stack_step(decoder, at(y, t), cache).cache;
+        const attn::ch08::DecoderStep<double> step =
+            attn::ch08::decoder_stack_step(decoder, at(pick(y, parents), 2), attn::ch08::reorder(cache, parents));
+        attn::ch03::Mask picked_padding = xt::zeros<bool>({parents.size(), source_len});
+        for (std::size_t i = 0; i < parents.size(); ++i)
+            for (std::size_t j = 0; j < source_len; ++j) picked_padding(i, j) = padding(parents[i], j);
+        const attn::ch07::TransformerOutput<double> full =
+            attn::ch08::grouped_decode(decoder, {pick(memory, parents), {}}, pick(y, parents), attn::ch03::no_mask(),
+                                       attn::ch03::causal_mask(parents.size(), target_len), picked_padding);
+        CHECK_ALLCLOSE(step.output.value(), at(full.output, 2).value(), same_rtol, same_atol);
+    };
+    PROPERTY("the grouped translation model's cached greedy step gives its recomputing step's logits") {
+        attn::ch07::TranslationSizes model_sizes;
+        model_sizes.source_vocab = 9;
+        model_sizes.target_vocab = 7;
+        model_sizes.transformer = four_heads;
+        const attn::IndexMatrix source = {{3, 4, 5, 6, 7}, {8, 3, 2, 0, 0}};
+        const attn::IndexVector source_lens = {5, 3};
+        for (std::size_t G : {2, 1}) {
+            CAPTURE(G);
+            attn::ch08::GroupedQueryTranslation<double> model(model_sizes, G, rng);
+            randomize(model, 1200 + 100 * G);
+            model.eval();
+            const attn::ch01::DecodeStep<double> cached = model.decoder(source, source_lens);
+            const attn::ch01::DecodeStep<double> recomputing = model.recomputing_decoder(source, source_lens);
+            for (const std::int64_t token : {1, 4, 2, 6, 3}) {
+                INFO("after token " << token);
+                const attn::IndexVector previous = {token, (token + 2) % 7};
+                CHECK_ALLCLOSE(cached(previous).value(), recomputing(previous).value(), same_rtol, same_atol);
+            }
+        }
+    };
 }
