@@ -8,6 +8,7 @@
 #include "common/summary.hpp"
 #include "common/tensor.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <climits>
@@ -68,6 +69,37 @@ CommandLine::Entry* CommandLine::find(const std::string& name) {
     for (Entry& entry : entries_)
         if (entry.name == name) return &entry;
     return nullptr;
+}
+
+namespace {
+
+// Edits (insert, delete, replace a character) from a to b: Levenshtein's distance.
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        std::size_t diagonal = row[0];
+        row[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            const std::size_t above = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            diagonal = above;
+        }
+    }
+    return row[b.size()];
+}
+
+}  // namespace
+
+std::string CommandLine::unknown_flag_message(const std::string& name) const {
+    // A typo is one or two edits from the flag meant; farther than that, a guess would mislead.
+    const Entry* closest = nullptr;
+    std::size_t best = 3;
+    for (const Entry& entry : entries_) {
+        const std::size_t distance = edit_distance(name, entry.name);
+        if (distance < best) best = distance, closest = &entry;
+    }
+    return "unknown flag --" + name + (closest ? " (did you mean --" + closest->name + "?)" : "");
 }
 
 void CommandLine::flag(const std::string& name, bool* target, const std::string& help) {
@@ -135,7 +167,7 @@ bool CommandLine::parse_or_throw(int argc, const char* const* argv) {
         const std::size_t equals = arg.find('=');
         const std::string name = arg.substr(2, equals == std::string::npos ? std::string::npos : equals - 2);
         Entry* entry = find(name);
-        if (entry == nullptr) throw UsageError("unknown flag --" + name);
+        if (entry == nullptr) throw UsageError(unknown_flag_message(name));
         if (entry->given) throw UsageError("--" + name + " is given twice");
         entry->given = true;
         if (!entry->takes_value) {

@@ -60,6 +60,8 @@ private:
     Entry& add(const std::string& name, const std::string& help, const std::string& value_name,
                const std::string& default_text);
     Entry* find(const std::string& name);
+    // "unknown flag --NAME", with the closest flag there is when a typo explains it.
+    std::string unknown_flag_message(const std::string& name) const;
     bool parse_or_throw(int argc, const char* const* argv);
 
     std::string program_, about_;

@@ -10,6 +10,7 @@
 #include "common/progress.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <iostream>
 #include <sstream>
@@ -217,10 +218,18 @@ void check_and_load(Seq2SeqModel<T>& model, const Task& task, const std::string&
     const std::filesystem::path folder = dir;
     if (!std::filesystem::is_directory(folder)) throw std::runtime_error(dir + ": no such checkpoint folder");
     const std::string saved = read_text(folder / "settings.txt");
+    // Each settings file on one line: its lines joined, every run of spaces one space.
+    const auto one_line = [](const std::string& text) {
+        std::string line;
+        for (const char c : text)
+            if (!std::isspace(static_cast<unsigned char>(c))) line += c;
+            else if (!line.empty() && line.back() != ' ') line += ' ';
+        while (!line.empty() && line.back() == ' ') line.pop_back();
+        return line;
+    };
     if (saved != settings_text(task, model))
-        throw std::runtime_error(dir + ": saved for other settings (saved: " + data::join_tokens(data::split_words(saved), " ") +
-                                 "; this run: " + data::join_tokens(data::split_words(settings_text(task, model)), " ") +
-                                 "); run with the flags it was saved with");
+        throw std::runtime_error(dir + ": saved for other settings (saved: " + one_line(saved) + "; this run: " +
+                                 one_line(settings_text(task, model)) + "); run with the flags it was saved with");
     if (data::Vocab::load(folder / "source_vocab.txt").tokens() != task.source_vocab.tokens() ||
         data::Vocab::load(folder / "target_vocab.txt").tokens() != task.target_vocab.tokens())
         throw std::runtime_error(dir + ": its vocabularies differ from this task's (another --seed, --data or --level?)");

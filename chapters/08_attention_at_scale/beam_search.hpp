@@ -25,7 +25,8 @@ struct Hypothesis {
 // Keeps the beam_size best prefixes by total log-probability at each step: every alive
 // prefix is extended by every token, score(prefix + v) = score(prefix) + log p(v | prefix),
 // and the best beam_size extensions survive; one that ends in <eos> is finished and
-// leaves the beam.                                                                      (8.16)
+// leaves the beam. A finished one still takes one of the beam_size places: the next step
+// extends the others alone (the beam is not refilled from the extensions ranked below). (8.16)
 // Hypotheses are compared by their total divided by a power of their length (tokens, <eos>
 // included), total / length^length_penalty; the default 0 compares the totals themselves.   (8.17)
 // (The alive prefixes of one step all have the same length, so the ranking within the beam is

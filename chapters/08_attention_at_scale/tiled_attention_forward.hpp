@@ -9,7 +9,8 @@ namespace attn::ch08 {
 // against one block of `blocks.keys` keys at a time, never holding more than one tile of the
 // n_q x n_k scores. For each query block i, over its visible key blocks j:
 //   S = Q_i K_j^T / sqrt(d)                   the tile's scores (score_block)             (8.5)
-//   m, l, P = online_softmax_step(m, l, S)    exercise 08.1                               (8.2)-(8.3)
+//   online_softmax_step(state {m, l}, S)      exercise 08.1: the new {m, l}, the tile's
+//                                             weights P and the rescale exp(m_old - m)    (8.2)-(8.3)
 //   O_i = O_i exp(m_old - m) + P V_j          the output so far, rescaled like l          (8.4)
 // then O_i = O_i / l and L_i = m + log l                                                  (8.6)
 // Q (batch, n_q, d), K (batch, n_k, d), V (batch, n_k, d_v) -> {output O (batch, n_q, d_v),

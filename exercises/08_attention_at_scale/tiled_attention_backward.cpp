@@ -20,8 +20,9 @@ AttentionGradients<T> tiled_attention_backward(const Tensor3<T>& Q, const Tensor
     check_tiled_inputs("tiled_attention_backward", Q, K, V, mask, blocks);
     check_forward_and_gradient("tiled_attention_backward", Q, V, forward, dO);
     // TODO(08.3): dQ, dK, dV start at zero. For each batch entry: D = the row-wise dot product
-    //             of dO and O (8.9); then for each block of the visible keys and each block of
-    //             queries: the tile's scores again (score_block), P = exp(S - L) with L from
+    //             of dO and O (8.9); then for each block of keys (up to visible_keys) and each
+    //             block of queries that can see it (causal: from the block holding its first
+    //             key): the tile's scores again (score_block), P = exp(S - L) with L from
     //             the forward pass (8.7), and the four products (8.8)-(8.10) added into the
     //             gradients' rows. Return {dQ, dK, dV}. Stuck? ./course hint 08.3
     COURSE_TODO("08.3");

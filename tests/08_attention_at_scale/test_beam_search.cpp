@@ -269,6 +269,35 @@ TEST_CASE("08.6 beam_search" * doctest::test_suite("ch08")) {
         CHECK(words(beam.tokens) == "a");
         CHECK(beam.log_probability == doctest::Approx(std::log(0.4)).epsilon(1e-12));
     };
+    PROPERTY("ties among many equal scores go to the smallest token id: a stable sort keeps the listed order") {
+        // 40 tokens, every logit 0: every extension of the one row scores log(1/40). Beam 1
+        // keeps the first of them, token 0, as greedy_decode's first largest would. (std::sort
+        // orders up to 16 equal entries as listed, and more of them in any order.)
+        const attn::ch08::BeamStep<double> uniform = [](const attn::IndexVector& previous, const std::vector<std::size_t>&) {
+            return attn::constant<double>(xt::xarray<double>(xt::zeros<double>({previous.size(), std::size_t(40)})));
+        };
+        const attn::ch08::Hypothesis found = attn::ch08::beam_search<double>(uniform, 1, 1, bos, eos);
+        CHECK(words(found.tokens) == "<bos>");   // token 0, the smallest id (here it is <bos>'s)
+    };
+    PROPERTY("a finished hypothesis takes one of the beam_size places: the beam is not refilled below them") {
+        // Beam 2, length penalty 1 (so that the search goes on). Step 1: <eos> 0.5 and a 0.2999
+        // are the best two; <eos> finishes, and step 2 extends a alone, not b (0.2, third).
+        const Table early_end = {
+            /* from <bos> */ {0.0001, 0.5, 0.2999, 0.2},
+            /* from <eos> */ {0.25, 0.25, 0.25, 0.25},   // never asked for
+            /* from a     */ {0.0001, 0.5, 0.2499, 0.25},
+            /* from b     */ {0.0001, 0.5, 0.2499, 0.25}};
+        std::vector<std::size_t> rows_per_step;
+        const attn::ch08::BeamStep<double> counted = [&](const attn::IndexVector& previous,
+                                                         const std::vector<std::size_t>&) {
+            rows_per_step.push_back(previous.size());
+            return markov_logits(early_end, previous);
+        };
+        (void)attn::ch08::beam_search<double>(counted, 2, 4, bos, eos, 1.0);
+        REQUIRE(rows_per_step.size() >= 2);
+        CHECK(rows_per_step[0] == 1);
+        CHECK(rows_per_step[1] == 1);
+    };
     PROPERTY("with length_penalty 1 hypotheses compare by total / length: 'b a <eos>' beats 'a <eos>'") {
         // Beam 2. Step 1: a 0.6, b 0.3998 stay alive. Step 2: b a 0.3998 * 0.9 = 0.3598 stays,
         //   a <eos> 0.6 * 0.5 = 0.3 finishes. Step 3: b a <eos> 0.3598 * 0.5 = 0.1799 finishes.

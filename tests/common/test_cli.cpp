@@ -81,6 +81,14 @@ TEST_CASE("cli: mistakes are usage errors that carry the usage line" * doctest::
     }
 }
 
+TEST_CASE("cli: an unknown flag one or two typos from a real one names it; others are named alone" *
+          doctest::test_suite("common")) {
+    CHECK_THROWS_WITH_AS(parse({"--quik"}), "unknown flag --quik (did you mean --quick?)", attn::UsageError);
+    CHECK_THROWS_WITH_AS(parse({"--stpes", "5"}), "unknown flag --stpes (did you mean --steps?)", attn::UsageError);
+    CHECK_THROWS_WITH_AS(parse({"--taskk=x"}), "unknown flag --taskk (did you mean --task?)", attn::UsageError);
+    CHECK_THROWS_WITH_AS(parse({"--no-such-flag"}), "unknown flag --no-such-flag", attn::UsageError);
+}
+
 TEST_CASE("cli: a number out of range names the range, even one too large to read" * doctest::test_suite("common")) {
     CHECK_THROWS_WITH_AS(parse({"--steps", "99999999999"}), "--steps must be between 1 and 10000000, got 99999999999",
                          attn::UsageError);
