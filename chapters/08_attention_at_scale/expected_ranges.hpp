@@ -10,8 +10,9 @@
 // test_exact_match rows. The G = 2 and G = 1 rows come from seeds 42, 1 and 2, and reach below
 // the lowest of them by the margin chapter 07's rows keep below its own seeds 42, 1 and 2
 // (0.12 of BLEU, 0.34 of exact match), which its sweep of seeds 100-105 showed the same model
-// and budget need; untrained (--steps 1), every G scores 0. No --quick rows (H = 2 there) until
-// a sweep of 30 seeds.
+// and budget need; untrained (--steps 1), every G scores 0. The --quick rows come from 30 seeds
+// (100-129) of --quick --kv-heads-study, by docs/ranges.md's rule; --quick has H = 2 heads, so
+// there G = 2 is part 6's model and G = 1 the only grouped one.
 // `ch08 --ranges` prints this table for the lesson. (The exact facts of parts 1-3, 5 and 6
 // carry their own ranges in main.cpp: they hold whatever the settings.)
 #pragma once
@@ -33,6 +34,10 @@ inline const RangeTable& expected_ranges() {
         {"gqa_test_exact_match_g2", "translation",         0.32,   1,      0},        // seeds 42: 0.819, 1: 0.668, 2: 0.775
         {"gqa_test_bleu_g1",        "translation",         0.81,   1,      0},        // seeds 42: 0.932, 1: 0.932, 2: 0.953
         {"gqa_test_exact_match_g1", "translation",         0.28,   1,      0},        // seeds 42: 0.661, 1: 0.628, 2: 0.753
+        {"gqa_test_bleu_g2",        "translation --quick", 0.45,   0.71,   0},        // 30 runs, 0.510 to 0.639 (G = H: part 6's model)
+        {"gqa_test_exact_match_g2", "translation --quick", 0.08,   0.29,   0},        // 30 runs, 0.120 to 0.235
+        {"gqa_test_bleu_g1",        "translation --quick", 0.37,   0.69,   0},        // 30 runs, 0.402 to 0.596
+        {"gqa_test_exact_match_g1", "translation --quick", 0.05,   0.28,   0},        // 30 runs, 0.083 to 0.217
     };
     return table;
 }
