@@ -93,6 +93,14 @@ std::string log_tics(const char* axis, double lo, double hi) {
             }
         if (chosen.size() >= 4) break;
     }
+    // A step that ends far inside the data (20000 under a top of 38000) leaves the end of the
+    // axis unread: label the data's own end there, to one digit (30000), inside the data.
+    const auto one_digit = [](double v, bool up) {
+        const double unit = std::pow(10.0, std::floor(std::log10(v)));
+        return (up ? std::ceil(v / unit) : std::floor(v / unit)) * unit;
+    };
+    if (!chosen.empty() && chosen.back() < hi / 1.5) chosen.push_back(one_digit(hi, false));
+    if (!chosen.empty() && chosen.front() > lo * 1.5) chosen.insert(chosen.begin(), one_digit(lo, true));
     std::string list;
     for (const double v : chosen) list += std::string(list.empty() ? "" : ", ") + number(v);
     return list.empty() ? "" : std::string("set ") + axis + "tics add (" + list + ")\n";

@@ -351,6 +351,12 @@ TEST_CASE("plot: a log axis over a short range still gets at least four labelled
     plot.series = {{"train", {0, 1, 2}, {5.85, 0.5, 0.04}, false}};   // two decades: 1-2-5 steps are enough
     const std::string wide = slurp(attn::plot::save(plot, dir.path, "wide").script);
     CHECK(wide.find("set ytics add (0.05, 0.1, 0.2, 0.5, 1, 2, 5)") != std::string::npos);
+
+    // Tokens per second from 1000 to 38,500: the 1-2-5 steps stop at 20000, far below the top,
+    // which gets a label of its own at one digit, 30000.
+    plot.series = {{"cached", {1, 2, 3}, {38500, 20000, 1000}, false}};
+    const std::string top = slurp(attn::plot::save(plot, dir.path, "top").script);
+    CHECK(top.find("set ytics add (1000, 2000, 5000, 10000, 20000, 30000)") != std::string::npos);
 }
 
 namespace {
