@@ -92,12 +92,20 @@ std::size_t edit_distance(const std::string& a, const std::string& b) {
 }  // namespace
 
 std::string CommandLine::unknown_flag_message(const std::string& name) const {
-    // A typo is one or two edits from the flag meant; farther than that, a guess would mislead.
+    // A flag the name shortens or extends (--mem, --budget, --out-dir) is the one meant, if only
+    // one fits so; else a typo is one or two edits from it, and farther than that a guess misleads.
     const Entry* closest = nullptr;
-    std::size_t best = 3;
-    for (const Entry& entry : entries_) {
-        const std::size_t distance = edit_distance(name, entry.name);
-        if (distance < best) best = distance, closest = &entry;
+    std::size_t containing = 0;
+    for (const Entry& entry : entries_)
+        if (name.size() >= 3 && (entry.name.find(name) != std::string::npos || name.find(entry.name) != std::string::npos))
+            ++containing, closest = &entry;
+    if (containing != 1) {
+        closest = nullptr;
+        std::size_t best = 3;
+        for (const Entry& entry : entries_) {
+            const std::size_t distance = edit_distance(name, entry.name);
+            if (distance < best) best = distance, closest = &entry;
+        }
     }
     return "unknown flag --" + name + (closest ? " (did you mean --" + closest->name + "?)" : "");
 }
@@ -162,10 +170,14 @@ bool CommandLine::parse_or_throw(int argc, const char* const* argv) {
             std::cout << help();
             return false;
         }
-        if (arg.rfind("--", 0) != 0 || arg.size() == 2)
+        if (arg == "--")
+            throw UsageError("'--' is not used here: give each flag its value directly (--translate=--x for a value "
+                             "that starts with --)");
+        if (arg.rfind("--", 0) != 0)
             throw UsageError("unexpected argument '" + arg + "' (flags start with --)");
         const std::size_t equals = arg.find('=');
         const std::string name = arg.substr(2, equals == std::string::npos ? std::string::npos : equals - 2);
+        if (name == "help") throw UsageError("--help takes no value");
         Entry* entry = find(name);
         if (entry == nullptr) throw UsageError(unknown_flag_message(name));
         if (entry->given) throw UsageError("--" + name + " is given twice");
@@ -177,6 +189,12 @@ bool CommandLine::parse_or_throw(int argc, const char* const* argv) {
             entry->set(arg.substr(equals + 1));
         } else {
             if (i + 1 >= argc) throw UsageError("--" + name + " needs a value (--" + name + " " + entry->value_name + ")");
+            // `--out --quick` forgot the folder: a value that names a flag is that flag.
+            const std::string next = argv[i + 1];
+            const std::string next_name = next.rfind("--", 0) == 0 ? next.substr(2, next.find('=') - 2) : "";
+            if (!next_name.empty() && (next_name == "help" || find(next_name) != nullptr))
+                throw UsageError("--" + name + " needs a value (--" + name + " " + entry->value_name + "); '" + next +
+                                 "' is a flag (--" + name + "=" + next + " if you mean it as the value)");
             entry->set(argv[++i]);
         }
     }
@@ -234,9 +252,16 @@ void finish_standard_flags(const CommandLine& cli, RunSettings& settings, const 
         check_writable_folder(settings.out, "--out");   // now, not after minutes of training
         namespace fs = std::filesystem;
         std::error_code error;
-        if (fs::exists(fs::path(settings.out) / ".written-by-save-checkpoint", error))
-            throw std::runtime_error("--out " + settings.out + ": it is a checkpoint folder (written by --save); figures "
-                                     "there would keep later saves from replacing it, so choose another folder");
+        // The folder itself or any folder above it: figures inside a checkpoint keep later saves from replacing it.
+        for (fs::path at = fs::weakly_canonical(fs::absolute(settings.out), error); !at.empty(); at = at.parent_path()) {
+            if (fs::exists(at / ".written-by-save-checkpoint", error))
+                throw std::runtime_error("--out " + settings.out + ": " +
+                                         (at == fs::weakly_canonical(fs::absolute(settings.out), error)
+                                              ? std::string("it is a checkpoint folder (written by --save)")
+                                              : "it lies inside the checkpoint folder " + at.string() + " (written by --save)") +
+                                         "; figures there would keep later saves from replacing it, so choose another folder");
+            if (at == at.parent_path()) break;
+        }
         claim_output_folder(settings.out, "--out");   // a second run into it now is refused before any work
     } catch (const std::runtime_error& error) {
         throw InputError(error.what());

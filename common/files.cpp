@@ -153,7 +153,14 @@ void check_writable_folder(const fs::path& dir, const std::string& flag, const f
             throw std::runtime_error(name + ": a name in the path is " + std::to_string(part.string().size()) +
                                      " bytes long, more than the file system allows (" + std::to_string(NAME_MAX) +
                                      "); choose a shorter name");
+    // The whole path has a limit too (PATH_MAX), and the files written there add their names
+    // (a figure's, a temporary suffix): leave them 64 bytes.
     std::error_code error;
+    const std::size_t whole = fs::absolute(dir.empty() ? fs::path(".") : dir, error).string().size();
+    if (whole + 64 > PATH_MAX)
+        throw std::runtime_error(name + ": the path is " + std::to_string(whole) + " bytes long; with the names of its files " +
+                                 "it would pass the system's limit of " + std::to_string(PATH_MAX) +
+                                 " bytes; choose a shorter folder");
     fs::path existing = dir.empty() ? fs::path(".") : dir;
     // The nearest part of the path that exists: that is where the folder would be created.
     while (!fs::exists(fs::symlink_status(existing, error)) && existing.has_parent_path() &&

@@ -170,6 +170,13 @@ std::pair<bool, std::string> run_gnuplot(const fs::path& where, const std::strin
         errors = read_or_empty(log);
         fs::remove(log, error);
     }
+    // std::system ignores Ctrl-C (SIGINT) and SIGQUIT in this process while gnuplot runs; the
+    // shell and gnuplot die of it. Die of it too, as the learner asked: the render's folder is
+    // left as a kill leaves it, for the next render to remove.
+    for (const int sig : {SIGINT, SIGQUIT})
+        if (status != -1 && ((WIFSIGNALED(status) && WTERMSIG(status) == sig) ||
+                             (WIFEXITED(status) && WEXITSTATUS(status) == 128 + sig)))
+            std::raise(sig);
     const bool ok = status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0;
     return {ok, errors};
 }

@@ -367,16 +367,21 @@ int run(int argc, char** argv) {
     // hypothesis scored -0): the penalty would only reward length.
     if (!(length_penalty >= 0 && length_penalty <= 10)) {
         char given[32];
-        std::snprintf(given, sizeof given, "%g", length_penalty);
+        std::snprintf(given, sizeof given, "%.15g", length_penalty);   // 10.0000001, not "10"
         throw UsageError(std::string("--length-penalty must be between 0 and 10 (1 divides by the length), got ") + given,
                          cli.usage());
     }
+    if (cli.given("length-penalty") && beam_size < 2)
+        throw UsageError("--length-penalty weighs beam search's hypotheses, and --beam 1 turns beam search off: drop one of them",
+                         cli.usage());
     if (kv_heads_study && !load.empty())
         throw UsageError("--kv-heads-study compares trainings at part 6's budget, which --load skips: drop one of them", cli.usage());
-    if (!(budget_gib > 0)) {
+    // The smallest n's naive pass takes about a MiB, measured before any budget can be judged;
+    // below a tenth of a GiB the budget could not be honoured, nor printed as more than 0.0.
+    if (!(budget_gib >= 0.1)) {
         char given[32];
-        std::snprintf(given, sizeof given, "%g", budget_gib);
-        throw UsageError(std::string("--memory-budget must be positive (GiB), got ") + given, cli.usage());
+        std::snprintf(given, sizeof given, "%.15g", budget_gib);
+        throw UsageError(std::string("--memory-budget must be at least 0.1 (GiB), got ") + given, cli.usage());
     }
     // Chapter 07's settings for its model, from its own command line: the same checks, so that
     // a bad --load or --translate is refused now, before any work.
@@ -435,7 +440,8 @@ int run(int argc, char** argv) {
     summary.metric("cache_difference", "cached vs recomputed decoding, largest difference of the scores", cache_difference,
                    0.0, 1e-3);
     summary.setting("loaded", load.empty() ? std::string("no") : load);
-    summary.setting("chapter07_steps", static_cast<double>(chapter07.chapter07.settings.run.steps));
+    if (load.empty())   // a loaded model's steps are not in its checkpoint
+        summary.setting("chapter07_steps", static_cast<double>(chapter07.chapter07.settings.run.steps));
     if (load.empty()) summary.timing("train_cpu_seconds", "CPU seconds training chapter 07's model", chapter07.train_cpu_seconds);
     summary.finish(out, clock.seconds());   // prints where summary.json and report.html are
     return 0;

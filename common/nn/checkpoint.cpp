@@ -351,7 +351,12 @@ void check_checkpoint_source(const fs::path& given, const std::string& flag) {
     const std::string name = flag + " " + given.string();
     if (!fs::exists(dir, error))
         throw std::runtime_error(name + ": no such folder; name a folder written by --save");
-    if (!fs::is_directory(dir, error)) throw std::runtime_error(name + ": it is a file, not a checkpoint folder");
+    if (!fs::is_directory(dir, error))
+        throw std::runtime_error(name + (fs::is_regular_file(dir, error) ? ": it is a file" : ": it is a FIFO, a socket or a device") +
+                                 ", not a checkpoint folder");
+    // A folder this user may not enter reads as one without a manifest: say what it is.
+    if (::access(dir.c_str(), R_OK | X_OK) != 0)
+        throw std::runtime_error(name + ": cannot read the folder (" + std::strerror(errno) + "); give a folder you may read");
     if (!is_checkpoint_folder(dir)) {
         if (fs::is_regular_file(dir / "manifest.tsv", error)) {   // say what is wrong with its manifest
             try {

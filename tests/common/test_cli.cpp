@@ -87,6 +87,21 @@ TEST_CASE("cli: an unknown flag one or two typos from a real one names it; other
     CHECK_THROWS_WITH_AS(parse({"--stpes", "5"}), "unknown flag --stpes (did you mean --steps?)", attn::UsageError);
     CHECK_THROWS_WITH_AS(parse({"--taskk=x"}), "unknown flag --taskk (did you mean --task?)", attn::UsageError);
     CHECK_THROWS_WITH_AS(parse({"--no-such-flag"}), "unknown flag --no-such-flag", attn::UsageError);
+    // A name that shortens or extends one flag names it, even when many edits away.
+    CHECK_THROWS_WITH_AS(parse({"--ste", "5"}), "unknown flag --ste (did you mean --steps?)", attn::UsageError);
+    CHECK_THROWS_WITH_AS(parse({"--out-dir", "x"}), "unknown flag --out-dir (did you mean --out?)", attn::UsageError);
+}
+
+TEST_CASE("cli: a flag where a value belongs is refused, and so are --help=... and a bare --" *
+          doctest::test_suite("common")) {
+    CHECK_THROWS_WITH_AS(parse({"--task", "--quick"}), doctest::Contains("--task needs a value"), attn::UsageError);
+    CHECK_THROWS_WITH_AS(parse({"--task", "--quick"}), doctest::Contains("'--quick' is a flag (--task=--quick"),
+                         attn::UsageError);
+    CHECK_THROWS_WITH_AS(parse({"--task", "--help"}), doctest::Contains("'--help' is a flag"), attn::UsageError);
+    CHECK(parse({"--task=--quick"}).task == "--quick");           // said so explicitly: the value
+    CHECK(parse({"--task", "--not-a-flag"}).task == "--not-a-flag");   // no flag of that name: a value
+    CHECK_THROWS_WITH_AS(parse({"--help=1"}), "--help takes no value", attn::UsageError);
+    CHECK_THROWS_WITH_AS(parse({"--"}), doctest::Contains("'--' is not used here"), attn::UsageError);
 }
 
 TEST_CASE("cli: a number out of range names the range, even one too large to read" * doctest::test_suite("common")) {
@@ -126,7 +141,14 @@ TEST_CASE("cli: an output folder that cannot be written is refused before any wo
     std::filesystem::create_directories(checkpoint);
     std::ofstream(checkpoint / ".written-by-save-checkpoint") << "marker\n";
     CHECK_THROWS_WITH_AS(parse({"--out", checkpoint.c_str()}), doctest::Contains("it is a checkpoint folder"), attn::InputError);
+    const std::string inside = (checkpoint / "figs").string();   // nor any folder inside one
+    CHECK_THROWS_WITH_AS(parse({"--out", inside.c_str()}), doctest::Contains("lies inside the checkpoint folder"),
+                         attn::InputError);
     std::filesystem::remove_all(checkpoint);
+    // A path whose every name fits but whose whole length, with a figure's name, would not.
+    std::string deep = std::filesystem::temp_directory_path().string();
+    for (int part = 0; part < 25; ++part) deep += "/" + std::string(200, 'd');
+    CHECK_THROWS_WITH_AS(parse({"--out", deep.c_str()}), doctest::Contains("bytes long"), attn::InputError);
 }
 
 TEST_CASE("cli: --help stops before running" * doctest::test_suite("common")) {

@@ -233,5 +233,17 @@ mkdir -p ../lists.away.$$ && mv chapters/00_foundations/exercises.tsv ../lists.a
 expect "a missing exercise list is an error, not an empty course" 1 'exercises\.tsv is missing' '!Well done' -- ./course progress
 mv ../lists.away.$$/exercises.tsv chapters/00_foundations/ && rmdir ../lists.away.$$
 
+# a build configured without the exercises (-DCOURSE_WITH_EXERCISES=OFF): said once, nothing recorded
+cmake -S . -B "$scratch/build-off" -DCOURSE_WITH_EXERCISES=OFF > /dev/null 2>&1
+rm -f .course/status.tsv
+expect "check in a build without exercises says so and how to turn them on" 2 \
+    'configured with -DCOURSE_WITH_EXERCISES=OFF' 'COURSE_WITH_EXERCISES=ON' '!does not compile' \
+    -- env COURSE_BUILD_DIR="$scratch/build-off" ./course check 00
+[ ! -s .course/status.tsv ] && passes=$((passes + 1)) || { echo "FAIL: that check recorded a status"; failures=$((failures + 1)); }
+expect "run --mine in a build without exercises says the same" 2 'configured with -DCOURSE_WITH_EXERCISES=OFF' \
+    -- env COURSE_BUILD_DIR="$scratch/build-off" ./course run 00 --mine --quick
+expect "run --out with a flag where the folder belongs: the program refuses it" 2 \
+    "'--quick' is a flag" -- ./course run 00 --out --quick
+
 echo "$passes passed, $failures failed"
 [ $failures -eq 0 ]

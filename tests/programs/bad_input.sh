@@ -191,7 +191,11 @@ refused "ch08 --kv-heads-study with --load" "--kv-heads-study compares trainings
 refused "ch07 --lr-end with a warm-up" "--lr-end shapes the cosine schedule, which runs only with --warmup 0" ch07 --quick --lr-end 0.1
 works "ch07 --lr-end with --warmup 0 (flags accepted)" ch07 --quick --lr-end 0.1 --warmup 0 --ranges
 refused "ch07 --embedding 0" "--embedding must be between 1 and 2048" ch07 --quick --embedding 0
-refused "ch08 --memory-budget 0" "--memory-budget must be positive" ch08 --quick --memory-budget 0
+refused "ch08 --memory-budget 0" "--memory-budget must be at least 0.1 (GiB), got 0" ch08 --quick --memory-budget 0
+refused "ch08 --memory-budget 0.001" "--memory-budget must be at least 0.1 (GiB), got 0.001" ch08 --quick --memory-budget 0.001
+refused "ch08 --length-penalty 10.0000001" "got 10.0000001" ch08 --quick --out o8 --length-penalty 10.0000001
+refused "ch08 --length-penalty with --beam 1" "--beam 1 turns beam search off" ch08 --quick --out o8 --beam 1 --length-penalty 2
+refused "ch08 --out --quick (a flag where the folder belongs)" "--out needs a value (--out DIR); '--quick' is a flag" ch08 --out --quick
 refused "ch08 --memory-budget x" "--memory-budget" ch08 --quick --memory-budget x
 
 # ---- Settings that cannot fit in memory are refused, with the estimate, before any work.
@@ -216,6 +220,15 @@ if ( ulimit -v 200000 && refused "ch00 under ulimit -v 200000" "the address-spac
 else
     failed=$((failed + 1))
 fi
+
+# Ctrl-C while a figure is drawn: std::system ignores SIGINT in the program while gnuplot runs,
+# and the program must still end by it, not go on and exit 0. A gnuplot that dies of SIGINT
+# stands in for the terminal's Ctrl-C.
+mkdir -p ../fake_gnuplot && printf '#!/bin/sh\nkill -INT $$\n' > ../fake_gnuplot/gnuplot && chmod +x ../fake_gnuplot/gnuplot
+PATH="$(cd ../fake_gnuplot && pwd):$PATH" timeout 60 "$bin/ch00" --quick --out o_int > /dev/null 2>&1
+code=$?
+if [ "$code" -eq 130 ]; then pass; else fail "ch00 with gnuplot interrupted by Ctrl-C: exit code $code, expected 130 (SIGINT)"; fi
+rm -rf o_int
 
 echo "bad_input: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
