@@ -33,7 +33,9 @@ inline const RangeTable& expected_ranges() {
         // Part 4, the Luong dot decoder on chapter 02's recipe (untrained: --steps 1 of the same model)
         {"test_bleu",                "translation",         0.935, 1,     0},         // 0.966, 0.964, 0.977
         {"test_token_accuracy",      "translation",         0.921, 0.981, 0.0018},    // 0.952, 0.950, 0.953
-        {"test_exact_match",         "translation",         0.847, 0.922, 0},         // 0.878, 0.873, 0.896
+        {"test_exact_match",         "translation",         0.81,  0.922, 0},         // 0.878, 0.873, 0.896; seeds 100-109:
+        //                                                                                0.833 to 0.880 (seed 102 below the
+        //                                                                                0.847 of the three: the rule over all 13)
         {"longest_bucket_bleu",      "translation",         0.919, 0.989, 0},         // 0.954, 0.947, 0.961
         {"longest_bucket_ratio",     "translation",         0.9,   1.02,  0},         // 0.960, 0.954, 0.966 (against chapter 02)
         {"test_bleu",                "translation --quick", 0.25,  0.86,  0},       // 30 runs, 0.296 to 0.676
