@@ -53,19 +53,6 @@ long temporary_pid(const std::string& candidate, const std::string& name) {
     return std::stol(digits);
 }
 
-// Removes the temporaries of `path` that killed processes left (a run killed mid-write); those
-// of running processes, and every other file, stay.
-void remove_killed_temporaries_of(const fs::path& path) {
-    const fs::path folder = path.parent_path().empty() ? fs::path(".") : path.parent_path();
-    const std::string name = path.filename().string();
-    std::error_code error;
-    std::vector<fs::path> stale;
-    for (fs::directory_iterator it(folder, error), end; !error && it != end; it.increment(error)) {
-        const long pid = temporary_pid(it->path().filename().string(), name);
-        if (pid > 0 && !process_alive(pid) && fs::is_regular_file(it->symlink_status(error))) stale.push_back(it->path());
-    }
-    for (const fs::path& file : stale) fs::remove(file, error);
-}
 
 // Creates a new temporary file for `path`, never opening one that exists (O_EXCL): the first of
 // NAME.tmp<pid>, NAME.tmp<pid>_1, ... that is free. Returns its descriptor and name.
@@ -81,6 +68,20 @@ int create_temporary(const fs::path& path, fs::path& temp) {
 }
 
 }  // namespace
+
+// Removes the temporaries of `path` that killed processes left (a run killed mid-write); those
+// of running processes, and every other file, stay.
+void remove_killed_temporaries_of(const fs::path& path) {
+    const fs::path folder = path.parent_path().empty() ? fs::path(".") : path.parent_path();
+    const std::string name = path.filename().string();
+    std::error_code error;
+    std::vector<fs::path> stale;
+    for (fs::directory_iterator it(folder, error), end; !error && it != end; it.increment(error)) {
+        const long pid = temporary_pid(it->path().filename().string(), name);
+        if (pid > 0 && !process_alive(pid) && fs::is_regular_file(it->symlink_status(error))) stale.push_back(it->path());
+    }
+    for (const fs::path& file : stale) fs::remove(file, error);
+}
 
 void write_text_atomically(const fs::path& path, const std::string& contents) {
     ensure_directory(path.parent_path());

@@ -9,6 +9,10 @@
 
 namespace attn {
 
+// Removes the temporaries of `path` (PATH.tmp<pid>, PATH.tmp<pid>_<n>) that killed processes
+// left; those of running processes, and every other file, stay.
+void remove_killed_temporaries_of(const std::filesystem::path& path);
+
 // Writes `contents` to `path` atomically (temp file in the same folder, fsync, then rename).
 // Creates the parent folder. Throws std::runtime_error naming the file on failure. The temp file
 // is new (PATH.tmp<pid>, or PATH.tmp<pid>_<n> if that name is taken: nothing is overwritten);

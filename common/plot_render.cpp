@@ -59,6 +59,15 @@ pid_t render_folder_pid(const std::string& name) {
     return value > 0 && value <= std::numeric_limits<pid_t>::max() ? static_cast<pid_t>(value) : 0;
 }
 
+// True when `folder` holds exactly one entry, a file named `name`.
+bool only_entry_is(const fs::path& folder, const std::string& name) {
+    std::error_code error;
+    std::size_t entries = 0;
+    for (fs::directory_iterator it(folder, error), end; !error && it != end; it.increment(error))
+        if (++entries > 1 || it->path().filename() != name || !fs::is_regular_file(it->symlink_status(error))) return false;
+    return !error && entries == 1;
+}
+
 // Removes the render folders of runs that were killed (their process gone) in `where`.
 void remove_stale_render_folders(const fs::path& where) {
     std::error_code error;
@@ -67,6 +76,8 @@ void remove_stale_render_folders(const fs::path& where) {
         const pid_t pid = render_folder_pid(it->path().filename().string());
         if (pid == 0 || process_alive(pid) || !fs::is_directory(fs::symlink_status(it->path(), error))) continue;
         if (fs::is_regular_file(fs::symlink_status(it->path() / render_marker, error)) || fs::is_empty(it->path(), error))
+            stale.push_back(it->path());
+        else if (only_entry_is(it->path(), render_marker + ".tmp" + std::to_string(pid)))   // killed while marking it
             stale.push_back(it->path());
     }
     for (const fs::path& folder : stale) remove_marked_folder(folder, render_marker);   // the marker last: a kill here leaves it marked

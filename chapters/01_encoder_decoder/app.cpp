@@ -90,7 +90,7 @@ void finish_seq2seq_flags(const CommandLine& cli, AppSettings& settings, const s
     if (settings.warmup < 0) throw UsageError("--warmup must be 0 (the cosine) or a number of steps", cli.usage());
     if (!(settings.label_smoothing >= 0 && settings.label_smoothing < 1))
         throw UsageError("--label-smoothing must be at least 0 and below 1", cli.usage());
-    if (!(settings.lr > 0 && settings.lr < 1)) throw UsageError("--lr must be between 0 and 1", cli.usage());
+    if (!(settings.lr > 0 && settings.lr < 1)) throw UsageError("--lr must be above 0 and below 1", cli.usage());
     if (!(settings.lr_end > 0 && settings.lr_end <= 1)) throw UsageError("--lr-end must be above 0 and at most 1", cli.usage());
     if (settings.lr_end_given && settings.warmup > 0)
         throw UsageError("--lr-end shapes the cosine schedule, which runs only with --warmup 0 (this run warms up for " +
@@ -229,7 +229,8 @@ void check_and_load(Seq2SeqModel<T>& model, const Task& task, const std::string&
     };
     if (saved != settings_text(task, model))
         throw std::runtime_error(dir + ": saved for other settings (saved: " + one_line(saved) + "; this run: " +
-                                 one_line(settings_text(task, model)) + "); run with the flags it was saved with");
+                                 one_line(settings_text(task, model)) +
+                                 "); load it with the chapter that saved it, run with the flags it was saved with (--quick, --embedding, ...)");
     if (data::Vocab::load(folder / "source_vocab.txt").tokens() != task.source_vocab.tokens() ||
         data::Vocab::load(folder / "target_vocab.txt").tokens() != task.target_vocab.tokens())
         throw std::runtime_error(dir + ": its vocabularies differ from this task's (another --seed, --data or --level?)");

@@ -209,6 +209,12 @@ void stamp(const fs::path& folder) { write_text_atomically(folder / save_stamp, 
 
 // Removes the stamp a save left in checkpoint `dir` (its own, or a killed save's).
 void remove_stale_stamp(const fs::path& dir, bool own) {
+    // A save killed while it wrote the stamp or the marker into the checkpoint left their
+    // temporaries (.save-in-progress.tmp<pid>): those of dead processes are a save's, not the user's.
+    if (!own) {
+        remove_killed_temporaries_of(dir / save_stamp);
+        remove_killed_temporaries_of(dir / save_marker);
+    }
     std::error_code error;
     const fs::path file = dir / save_stamp;
     if (!fs::is_regular_file(fs::symlink_status(file, error))) return;
@@ -325,6 +331,7 @@ void check_checkpoint_target(const fs::path& given, const std::string& flag) {
             throw std::runtime_error(name + ": the folder exists and is not a checkpoint (it has no manifest.tsv), so it "
                                             "will not be replaced; choose a new folder name");
         if (!empty_folder) {
+            clean_stale_temporaries(dir);   // what killed saves left is theirs, not "what no save wrote"
             std::vector<std::string> foreign;
             try {
                 foreign = foreign_entries(dir);

@@ -323,6 +323,26 @@ TEST_CASE("nn: a save replaces a checkpoint only when it holds nothing but what 
     std::filesystem::remove_all(dir.parent_path());
 }
 
+TEST_CASE("nn: a save killed while it stamped the old checkpoint does not block the next save there" *
+          doctest::test_suite("common")) {
+    // The stamp and the marker are written into the live checkpoint through a temporary; a kill
+    // before the rename leaves .save-in-progress.tmp<pid> there (pid far above any pid_max: dead).
+    const std::filesystem::path dir = fresh_dir("killed_stamp") / "model";
+    attn::Rng rng(3);
+    const Model model(rng);
+    attn::save_checkpoint(model, dir);
+    attn::write_text_atomically(dir / ".save-in-progress.tmp2147483638", "2147483638");
+    attn::write_text_atomically(dir / ".written-by-save-checkpoint.tmp2147483637", "marker");
+    attn::check_checkpoint_target(dir);   // the up-front check the chapters make: not "what no save wrote"
+    CHECK_FALSE(std::filesystem::exists(dir / ".save-in-progress.tmp2147483638"));
+    CHECK_FALSE(std::filesystem::exists(dir / ".written-by-save-checkpoint.tmp2147483637"));
+    attn::save_checkpoint(model, dir);
+    // A live process's temporary is not a killed save's: it stays foreign to this save.
+    attn::write_text_atomically(dir / (".save-in-progress.tmp" + std::to_string(::getppid())), "1");
+    CHECK_THROWS_WITH_AS(attn::check_checkpoint_target(dir), doctest::Contains("move those out"), std::runtime_error);
+    std::filesystem::remove_all(dir.parent_path());
+}
+
 TEST_CASE("nn: a save cleans up only its own temporaries, never the user's folders of the same names" *
           doctest::test_suite("common")) {
     // Process ids far above any pid_max: dead. A killed save's folder holds the save's stamp naming

@@ -214,7 +214,9 @@ TEST_CASE("plot: a render removes what killed renders left, and nothing of the l
     // Process ids far above any pid_max: dead. A killed render's folder holds the marker.
     const fs::path killed = dir.path / ".render2147483646_3", empty = dir.path / ".render2147483645_0";
     const fs::path learners = dir.path / ".render2147483644_1", running = dir.path / (".render" + std::to_string(::getpid()) + "_999");
-    for (const fs::path& folder : {killed, empty, learners, running}) fs::create_directories(folder);
+    const fs::path marking = dir.path / ".render2147483643_2";   // killed while writing its marker
+    for (const fs::path& folder : {killed, empty, learners, running, marking}) fs::create_directories(folder);
+    attn::write_text_atomically(marking / ".written-by-attn-plot.tmp2147483643", "marker\n");
     attn::write_text_atomically(killed / ".written-by-attn-plot", "marker\n");
     attn::write_text_atomically(killed / "attention.png", "\x89PNG half");
     attn::write_text_atomically(learners / "notes.txt", "mine\n");
@@ -230,6 +232,7 @@ TEST_CASE("plot: a render removes what killed renders left, and nothing of the l
     for (const unsigned n : {next, next + 1}) CHECK(slurp(dir.path / (own + std::to_string(n)) / "notes.txt") == "mine\n");
     CHECK_FALSE(fs::exists(killed));
     CHECK_FALSE(fs::exists(empty));
+    CHECK_FALSE(fs::exists(marking));
     CHECK(slurp(learners / "notes.txt") == "mine\n");
     CHECK(fs::exists(running));   // a render still running (here: this very process) is left alone
 }

@@ -175,6 +175,23 @@ fi
 [ ! -e .course/watch.stamp ] && { passes=$((passes + 1)); echo "ok   watch leaves no stamp file behind"; } \
     || { failures=$((failures + 1)); echo "FAIL watch left .course/watch.stamp behind"; }
 
+# watch re-checks a file saved while the previous check was running (inotifywait was not watching then)
+./course watch 00 > "$watch_log" 2>&1 &
+watcher=$!
+for _ in $(seq 60); do grep -q '^\[todo\] 00\.3' "$watch_log" && break; sleep 1; done
+sleep 2
+echo "// a first save" >> "$STUB"
+for _ in $(seq 50); do grep -q 'softmax\.cpp changed' "$watch_log" && break; sleep 0.1; done
+cp "$SOLUTION" "$STUB"            # saved while that check compiles and runs
+for _ in $(seq 60); do grep -q '^\[pass\] 00\.1' "$watch_log" && break; sleep 1; done
+kill "$watcher" 2>/dev/null; wait "$watcher" 2>/dev/null
+cp .stub "$STUB"
+if grep -q '^\[pass\] 00\.1' "$watch_log"; then
+    passes=$((passes + 1)); echo "ok   watch re-checks a file saved during the previous check"
+else
+    failures=$((failures + 1)); echo "FAIL watch missed a save made during a check:"; sed 's/^/     | /' "$watch_log" | tail -n 20
+fi
+
 # watch when inotifywait cannot start: one attempt, a note, then it looks every second
 mkdir -p "$scratch/broken"
 printf '#!/bin/sh\necho start >> "%s/broken/starts"\necho "Failed to watch exercises; upper limit on inotify watches reached!" >&2\nexit 1\n' \
