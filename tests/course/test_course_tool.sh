@@ -181,8 +181,10 @@ watcher=$!
 for _ in $(seq 60); do grep -q '^\[todo\] 00\.3' "$watch_log" && break; sleep 1; done
 sleep 2
 echo "// a first save" >> "$STUB"
-for _ in $(seq 50); do grep -q 'softmax\.cpp changed' "$watch_log" && break; sleep 0.1; done
-cp "$SOLUTION" "$STUB"            # saved while that check compiles and runs
+# Once that check has reported 00.1 (its file read and judged), it goes on with 00.2 and 00.3:
+# the solution saved now lands while it runs.
+for _ in $(seq 100); do sed -n '/softmax\.cpp changed/,$p' "$watch_log" | grep -q '^\[todo\] 00\.1' && break; sleep 0.1; done
+cp "$SOLUTION" "$STUB"
 for _ in $(seq 60); do grep -q '^\[pass\] 00\.1' "$watch_log" && break; sleep 1; done
 kill "$watcher" 2>/dev/null; wait "$watcher" 2>/dev/null
 cp .stub "$STUB"
