@@ -123,7 +123,10 @@ for delay in 0.05 0.1 0.2 0.3 0.45 0.6 0.8 1.0 1.3 1.7; do
     kill -9 "$pid" 2>/dev/null
     wait "$pid" 2>/dev/null
     outputs_sound "$disk/o1" "ch01 killed after $delay s"
-    if "$bin/ch01" --quick --out "$disk/o1" --load "$disk/ck" > /dev/null 2> "$logs/stderr.log"; then pass
+    # The checkpoint is whole: the old one (seed 42's vocabularies) or, when the kill came after
+    # the save had finished (a fast machine), the new one (seed 3's); a mixture loads as neither.
+    if "$bin/ch01" --quick --out "$disk/o1" --load "$disk/ck" > /dev/null 2> "$logs/stderr.log" ||
+        "$bin/ch01" --quick --seed 3 --out "$disk/o1" --load "$disk/ck" > /dev/null 2>> "$logs/stderr.log"; then pass
     else fail "the checkpoint after a kill at $delay s does not load: $(head -n 1 "$logs/stderr.log")"; fi
     outputs_sound "$disk/o1" "ch01 --load after a kill at $delay s" finished
     leftovers=$(cd "$disk" && ls -d ck.* 2>/dev/null | tr '\n' ' ')
